@@ -1,0 +1,72 @@
+import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
+import { ContextError } from '../errors.js';
+import type { AttachmentTarget } from '../types.js';
+
+// RFC 3986 §3.1: scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ), then ":".
+const schemePattern = /^[A-Za-z][A-Za-z0-9+.-]*:/;
+// Whitespace and control characters never appear in a URI (RFC 3986 §2).
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what this rejects.
+const forbiddenCharacters = /[\s\u0000-\u001f\u007f]/;
+// Form-style query and continuation expressions (RFC 6570 §3.2.8, §3.2.9) may be left out;
+// every other expression names a required argument.
+const expressionPattern = /\{([+#./;?&]?)([^}]*)\}/g;
+
+/**
+ * The concrete URI an attachment points at: its `uri`, or its template expanded with its
+ * arguments. The URI stays opaque: it is checked for shape only, never dereferenced.
+ */
+export function resolveTargetUri(target: AttachmentTarget): string {
+  if ('uri' in target) return checkUri(target.uri, 'uri');
+  let template: UriTemplate;
+  try {
+    template = new UriTemplate(target.template);
+  } catch (error) {
+    throw new ContextError(
+      'INVALID_URI',
+      `template ${JSON.stringify(target.template)} is malformed: ${(error as Error).message}`,
+      { field: 'template', value: target.template },
+    );
+  }
+  const missing = requiredVariables(target.template).filter((name) => !(name in target.arguments));
+  if (missing.length > 0) {
+    throw new ContextError(
+      'TEMPLATE_ARGUMENT_MISSING',
+      `template ${target.template} needs argument(s) ${missing.join(', ')}`,
+      { field: `arguments.${missing[0]}`, value: target.template },
+    );
+  }
+  const variables: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(target.arguments)) {
+    variables[name] = typeof value === 'string' ? value : [...value];
+  }
+  return checkUri(template.expand(variables), 'template');
+}
+
+// --- Internal helpers ---
+
+function checkUri(uri: string, field: string): string {
+  if (!schemePattern.test(uri) || forbiddenCharacters.test(uri)) {
+    throw new ContextError(
+      'INVALID_URI',
+      `${JSON.stringify(uri)} is not a URI (it needs a scheme and no spaces)`,
+      {
+        field,
+        value: uri,
+      },
+    );
+  }
+  return uri;
+}
+
+function requiredVariables(template: string): string[] {
+  const names: string[] = [];
+  for (const [, operator, list] of template.matchAll(expressionPattern)) {
+    if (operator === '?' || operator === '&') continue;
+    for (const variable of (list ?? '').split(',')) {
+      // Strip the prefix (":3") and explode ("*") modifiers of RFC 6570 §2.4.
+      const name = variable.replace(/[:*].*$/, '').trim();
+      if (name) names.push(name);
+    }
+  }
+  return names;
+}

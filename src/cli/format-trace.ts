@@ -1,0 +1,36 @@
+import type { InjectionTrace } from '../index.js';
+import { formatTable } from './format-table.js';
+
+const barWidth = 40;
+
+/** A turn's trace for people: one row per attachment, then the budget as a bar. */
+export function formatTrace(trace: InjectionTrace): string {
+  const rows = trace.entries.map((entry) => [
+    entry.scope,
+    entry.status,
+    entry.tokens,
+    entry.originalTokens,
+    entry.mimeType ?? '-',
+    entry.uri,
+    entry.error ? `${entry.error.code}: ${entry.error.message}` : (entry.reason ?? ''),
+  ]);
+  const table = formatTable(['scope', 'status', 'tokens', 'of', 'mime', 'uri', 'why'], rows);
+  return `${table}\n${formatBudgetBar(trace)}`;
+}
+
+/** `budget [#####-----] 1,480 / 1,500 tokens (98.7%)`, one letter per injected attachment. */
+export function formatBudgetBar(trace: InjectionTrace): string {
+  const { maxTokens, usedTokens } = trace.budget;
+  const injected = trace.entries.filter((entry) => entry.tokens > 0);
+  let bar = '';
+  for (const [index, entry] of injected.entries()) {
+    const width = Math.round((entry.tokens / maxTokens) * barWidth);
+    bar += String.fromCharCode(65 + (index % 26)).repeat(width);
+  }
+  bar = bar.slice(0, barWidth).padEnd(barWidth, '.');
+  const legend = injected
+    .map((entry, index) => `${String.fromCharCode(65 + (index % 26))}=${entry.uri}`)
+    .join('  ');
+  const percent = ((usedTokens / maxTokens) * 100).toFixed(1);
+  return `budget [${bar}] ${usedTokens} / ${maxTokens} tokens (${percent}%)${legend ? `\n       ${legend}` : ''}`;
+}

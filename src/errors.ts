@@ -1,0 +1,61 @@
+const marker = Symbol.for('mcp-resource-context.error');
+
+/** Every failure this library reports carries one of these codes. */
+export type ContextErrorCode =
+  | 'INVALID_OPTION'
+  | 'INVALID_ATTACHMENT'
+  | 'INVALID_URI'
+  | 'TEMPLATE_ARGUMENT_MISSING'
+  | 'UNKNOWN_SERVER'
+  | 'CONNECT_FAILED'
+  | 'SESSION_CLOSED'
+  | 'PROTOCOL_ERROR'
+  | 'RESOURCE_NOT_FOUND'
+  | 'RESOURCE_ERROR_BODY'
+  | 'READ_TIMEOUT'
+  | 'REQUEST_TIMEOUT'
+  | 'TURN_DEADLINE'
+  | 'ABORTED'
+  | 'POLICY_DENIED'
+  | 'UNSUPPORTED_CONTENT'
+  | 'LIMIT_EXCEEDED'
+  | 'PAGINATION_LOOP';
+
+export interface ContextErrorDetails {
+  /** The option, field or argument that was wrong. */
+  readonly field?: string;
+  /** The offending value (never a secret or resource content). */
+  readonly value?: unknown;
+  /** The server the operation addressed. */
+  readonly server?: string;
+  /** JSON-RPC error code, kept as the server sent it. */
+  readonly rpcCode?: number;
+  /** JSON-RPC error data, kept as the server sent it. */
+  readonly rpcData?: unknown;
+}
+
+/**
+ * The one error type of this library: a string code and the facts as fields.
+ * `ContextError.isInstance` works across duplicate installs (it checks a global symbol,
+ * not the prototype chain).
+ */
+export class ContextError extends Error implements ContextErrorDetails {
+  readonly [marker] = true;
+  override readonly name = 'ContextError';
+  readonly code: ContextErrorCode;
+  readonly field?: string;
+  readonly value?: unknown;
+  readonly server?: string;
+  readonly rpcCode?: number;
+  readonly rpcData?: unknown;
+
+  constructor(code: ContextErrorCode, message: string, details: ContextErrorDetails = {}, cause?: unknown) {
+    super(message, cause === undefined ? undefined : { cause });
+    this.code = code;
+    Object.assign(this, details);
+  }
+
+  static isInstance(error: unknown): error is ContextError {
+    return typeof error === 'object' && error !== null && (error as { [marker]?: unknown })[marker] === true;
+  }
+}

@@ -1,0 +1,49 @@
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ContextError, type ContextErrorCode } from '../errors.js';
+
+/** MCP spec (server/resources, "Error Handling"): resource not found is -32002. */
+const RESOURCE_NOT_FOUND = -32002;
+
+export interface OperationContext {
+  readonly server: string;
+  readonly operation: string;
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * Turns whatever an SDK call threw into a ContextError that keeps the JSON-RPC code and data.
+ * A failure stays a failure: nothing here produces a result.
+ */
+export function toContextError(error: unknown, context: OperationContext): ContextError {
+  if (ContextError.isInstance(error)) return error;
+  const where = `${context.operation} on server "${context.server}"`;
+  // An aborted request rejects with the signal's reason, or with the SDK's timeout code.
+  if (context.signal?.aborted) {
+    return new ContextError('ABORTED', `${where} was aborted`, { server: context.server }, error);
+  }
+  if (error instanceof McpError) {
+    const code = codeFor(error.code, context);
+    return new ContextError(
+      code,
+      `${where} failed: ${error.message}`,
+      { server: context.server, rpcCode: error.code, rpcData: error.data },
+      error,
+    );
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new ContextError('SESSION_CLOSED', `${where} failed: ${message}`, { server: context.server }, error);
+}
+
+// --- Internal helpers ---
+
+function codeFor(rpcCode: number, context: OperationContext): ContextErrorCode {
+  if (rpcCode === ErrorCode.RequestTimeout) {
+    return context.operation === 'resources/read' ? 'READ_TIMEOUT' : 'REQUEST_TIMEOUT';
+  }
+  if (rpcCode === ErrorCode.ConnectionClosed) return 'SESSION_CLOSED';
+  if (rpcCode === RESOURCE_NOT_FOUND) return 'RESOURCE_NOT_FOUND';
+  // Some servers answer an unknown resource with "invalid params" instead of -32002.
+  if (rpcCode === ErrorCode.InvalidParams && context.operation === 'resources/read')
+    return 'RESOURCE_NOT_FOUND';
+  return 'PROTOCOL_ERROR';
+}

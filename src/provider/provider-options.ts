@@ -1,0 +1,35 @@
+import { z } from 'zod';
+
+const budgetSchema = z.strictObject({
+  maxTokens: z.number().int().positive(),
+  minTokens: z.number().int().nonnegative().default(64),
+  strategy: z.enum(['fair', 'priority']).default('fair'),
+});
+
+const hasMethods =
+  (...names: string[]) =>
+  (value: unknown) =>
+    typeof value === 'object' &&
+    value !== null &&
+    names.every((name) => typeof (value as Record<string, unknown>)[name] === 'function');
+
+export const providerOptionsSchema = z.object({
+  servers: z.custom<object>(hasMethods('readResource', 'has'), {
+    message: 'servers must be an McpServerRegistry',
+  }),
+  attachments: z.custom<object>(hasMethods('pin', 'unpin', 'list'), {
+    message: 'attachments must be an AttachmentStore',
+  }),
+  policy: z.custom<object>(hasMethods('authorize'), { message: 'policy must be an AccessPolicy' }),
+  budget: budgetSchema,
+  tokenizer: z.custom<object>(hasMethods('encode', 'decode', 'count')).optional(),
+  /** Per-read timeout, in milliseconds. */
+  readTimeoutMs: z.number().int().positive().default(10_000),
+  /** The whole turn's deadline: provide() returns by then, whatever the servers do. */
+  turnDeadlineMs: z.number().int().positive().default(30_000),
+});
+
+/** A turn's budget override, merged over the provider's budget. */
+export const budgetOverrideSchema = budgetSchema.partial();
+
+export type ResolvedBudget = z.output<typeof budgetSchema>;

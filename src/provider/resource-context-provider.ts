@@ -1,0 +1,176 @@
+import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'eventemitter3';
+import { parseMessageAttachment } from '../attachments/attachment-schema.js';
+import type { AttachmentStore } from '../attachments/attachment-store.js';
+import { resolveTargetUri } from '../attachments/resolve-target-uri.js';
+import { type ResolvedAttachment, resolveTurnAttachments } from '../attachments/resolve-turn-attachments.js';
+import { createTiktokenTokenizer } from '../budget/tiktoken-tokenizer.js';
+import type { Tokenizer } from '../budget/tokenizer.js';
+import { ContextError } from '../errors.js';
+import type { McpServerRegistry } from '../mcp/mcp-server-registry.js';
+import { parseOptions } from '../options/parse-options.js';
+import type { AccessPolicy } from '../policy/access-policy.js';
+import type { InjectionTrace, ProvideResult, Turn } from '../types.js';
+import { composeContext } from './compose-context.js';
+import { fetchAttachment, type PreparedAttachment } from './fetch-attachment.js';
+import { budgetOverrideSchema, providerOptionsSchema, type ResolvedBudget } from './provider-options.js';
+import { toTraceEntry } from './to-trace-entry.js';
+
+export interface ResourceContextProviderOptions {
+  readonly servers: McpServerRegistry;
+  readonly attachments: AttachmentStore;
+  readonly policy: AccessPolicy;
+  readonly budget: { maxTokens: number; minTokens?: number; strategy?: 'fair' | 'priority' };
+  /** Defaults to tiktoken `o200k_base`, shared per process. */
+  readonly tokenizer?: Tokenizer;
+  readonly readTimeoutMs?: number;
+  readonly turnDeadlineMs?: number;
+}
+
+export interface ProviderEvents {
+  /** Once per turn, after the context is composed. */
+  injected: [trace: InjectionTrace];
+}
+
+/**
+ * The pipeline stage that runs before every model call: it turns the MCP resources pinned to
+ * the pipeline and the conversation, and attached to the message, into framed model context
+ * within a token budget, and reports what happened to each in an InjectionTrace.
+ *
+ * One turn: resolve → authorize → fetch → convert → budget → render → trace.
+ */
+export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
+  readonly #servers: McpServerRegistry;
+  readonly #attachments: AttachmentStore;
+  readonly #policy: AccessPolicy;
+  readonly #budget: ResolvedBudget;
+  readonly #tokenizer: Tokenizer;
+  readonly #ownsTokenizer: boolean;
+  readonly #readTimeoutMs: number;
+  readonly #turnDeadlineMs: number;
+
+  constructor(options: ResourceContextProviderOptions) {
+    super();
+    const parsed = parseOptions(providerOptionsSchema, options, 'options');
+    this.#servers = options.servers;
+    this.#attachments = options.attachments;
+    this.#policy = options.policy;
+    this.#budget = parsed.budget;
+    this.#readTimeoutMs = parsed.readTimeoutMs;
+    this.#turnDeadlineMs = parsed.turnDeadlineMs;
+    this.#ownsTokenizer = options.tokenizer === undefined;
+    this.#tokenizer = options.tokenizer ?? createTiktokenTokenizer();
+  }
+
+  get tokenizer(): Tokenizer {
+    return this.#tokenizer;
+  }
+
+  async provide(turn: Turn): Promise<ProvideResult> {
+    const started = performance.now();
+    const startedAt = new Date().toISOString();
+    const budget = this.#turnBudget(turn);
+    const messageAttachments = (turn.message?.attachments ?? []).map((attachment, index) => {
+      const parsed = parseMessageAttachment(attachment, index);
+      resolveTargetUri(parsed);
+      return parsed;
+    });
+
+    // 1 resolve
+    const [pipelinePins, conversationPins] = await Promise.all([
+      this.#attachments.list({ pipelineId: turn.pipelineId }),
+      turn.conversationId ? this.#attachments.list({ conversationId: turn.conversationId }) : [],
+    ]);
+    const resolved = resolveTurnAttachments({
+      pipeline: pipelinePins,
+      conversation: conversationPins,
+      message: messageAttachments,
+    });
+
+    // 2 authorize, 3 fetch, 4 convert: concurrently per attachment, bounded by the turn deadline.
+    const deadline = AbortSignal.timeout(this.#turnDeadlineMs);
+    const signal = turn.signal ? AbortSignal.any([turn.signal, deadline]) : deadline;
+    const prepared = await Promise.all(
+      resolved.map((attachment) => this.#authorizeAndFetch(attachment, turn.pipelineId, signal, deadline)),
+    );
+    if (turn.signal?.aborted) {
+      throw new ContextError('ABORTED', 'the turn was aborted by the host', { value: turn.turnId });
+    }
+
+    // 5 budget, 6 render
+    const ready = prepared.filter((item) => item.composable !== undefined);
+    const composed = await composeContext(
+      ready.map((item) => item.composable as NonNullable<PreparedAttachment['composable']>),
+      this.#tokenizer,
+      { ...budget, renderOrder: renderOrder(ready.map((item) => item.attachment)) },
+    );
+
+    // 7 trace
+    const composedByAttachment = new Map(ready.map((item, index) => [item, composed.attachments[index]]));
+    const trace: InjectionTrace = {
+      turnId: turn.turnId ?? randomUUID(),
+      pipelineId: turn.pipelineId,
+      ...(turn.conversationId !== undefined && { conversationId: turn.conversationId }),
+      startedAt,
+      durationMs: performance.now() - started,
+      budget: { maxTokens: budget.maxTokens, usedTokens: composed.usedTokens },
+      entries: prepared.map((item) => toTraceEntry(item, composedByAttachment.get(item))),
+    };
+    this.emit('injected', trace);
+    return { blocks: composed.blocks, trace };
+  }
+
+  /** Frees the default tokenizer. A tokenizer passed in options stays the caller's to dispose. */
+  dispose(): void {
+    if (this.#ownsTokenizer) this.#tokenizer.dispose();
+    this.removeAllListeners();
+  }
+
+  // --- Internal helpers ---
+
+  #turnBudget(turn: Turn): ResolvedBudget {
+    if (!turn.budget) return this.#budget;
+    return { ...this.#budget, ...parseOptions(budgetOverrideSchema, turn.budget, 'turn.budget') };
+  }
+
+  async #authorizeAndFetch(
+    attachment: ResolvedAttachment,
+    pipelineId: string,
+    signal: AbortSignal,
+    deadline: AbortSignal,
+  ): Promise<PreparedAttachment> {
+    if (attachment.error) return { attachment, status: 'error', error: attachment.error, durationMs: 0 };
+    const decision = this.#policy.authorize({
+      pipelineId,
+      server: attachment.server,
+      operation: 'read',
+      uri: attachment.uri,
+    });
+    if (!decision.allowed) {
+      const error = new ContextError('POLICY_DENIED', decision.reason, { server: attachment.server });
+      return { attachment, status: 'denied', error, durationMs: 0 };
+    }
+    return fetchAttachment(attachment, {
+      servers: this.#servers,
+      tokenizer: this.#tokenizer,
+      signal,
+      deadline,
+      readTimeoutMs: this.#readTimeoutMs,
+    });
+  }
+}
+
+// --- Module helpers ---
+
+const renderScopeOrder = { pipeline: 0, conversation: 1, message: 2 } as const;
+
+/**
+ * Rendering puts the stablest scope first (pipeline, then conversation, then message) so an
+ * unchanged set of pins renders a byte-identical prefix across turns; within a scope, rank order.
+ */
+function renderOrder(attachments: readonly ResolvedAttachment[]): number[] {
+  return attachments
+    .map((attachment, index) => ({ index, scope: renderScopeOrder[attachment.scope] }))
+    .sort((a, b) => a.scope - b.scope || a.index - b.index)
+    .map(({ index }) => index);
+}

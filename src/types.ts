@@ -1,0 +1,157 @@
+/**
+ * Public data types. Everything a host passes in or gets back is plain data:
+ * serialisable, no classes, no functions.
+ */
+
+/** Where a pin lives. A pipeline pin applies to every conversation of that pipeline. */
+export type Scope = { readonly pipelineId: string } | { readonly conversationId: string };
+
+/** The scope an attachment came from in a turn, narrowest first. */
+export type ScopeKind = 'message' | 'conversation' | 'pipeline';
+
+/** A concrete resource, or a template that a turn expands (RFC 6570) into one. */
+export type AttachmentTarget =
+  | { readonly server: string; readonly uri: string }
+  | {
+      readonly server: string;
+      readonly template: string;
+      readonly arguments: Readonly<Record<string, string | readonly string[]>>;
+    };
+
+export interface AttachmentOptions {
+  /** Higher goes first within a scope when the budget is short. Default 0. */
+  readonly priority?: number;
+  /** The most tokens this attachment may take, its frame included. */
+  readonly maxTokens?: number;
+}
+
+/** What a host attaches to one message. */
+export type MessageAttachment = AttachmentTarget & AttachmentOptions;
+
+/** What `AttachmentStore.pin` takes. */
+export type PinInput = AttachmentTarget & AttachmentOptions & { readonly scope: Scope };
+
+/** A stored pin. */
+export type Attachment = PinInput & {
+  readonly id: string;
+  /** ISO 8601 time the pin was added. */
+  readonly addedAt: string;
+};
+
+export interface ModelCapabilities {
+  /** Whether the model accepts image parts. Default false. */
+  readonly images?: boolean;
+}
+
+export interface BudgetOptions {
+  /** Tokens the whole rendered context may take: preamble, frames and markers included. */
+  readonly maxTokens: number;
+  /** Below this many content tokens an attachment is omitted rather than injected as a stub. */
+  readonly minTokens?: number;
+  /** `fair`: max-min water-filling across attachments; `priority`: greedy in rank order. */
+  readonly strategy?: 'fair' | 'priority';
+}
+
+/** One call of `provide()`: the turn about to go to the model. */
+export interface Turn {
+  readonly pipelineId: string;
+  readonly conversationId?: string;
+  /** Defaults to a random UUID. */
+  readonly turnId?: string;
+  readonly message?: {
+    readonly text?: string;
+    readonly attachments?: readonly MessageAttachment[];
+  };
+  readonly model?: ModelCapabilities;
+  /** Per-turn override of the provider's budget: models differ. */
+  readonly budget?: Partial<BudgetOptions>;
+  readonly signal?: AbortSignal;
+}
+
+/** Where a rendered resource came from. */
+export interface BlockProvenance {
+  readonly scope: ScopeKind;
+  readonly server: string;
+  readonly uri: string;
+  readonly mimeType: string;
+  readonly sha256: string;
+  readonly truncated: boolean;
+}
+
+/**
+ * What the provider returns for the model, in a stable order. `text` is already framed;
+ * concatenating every block's text gives the plain-text rendering whose token count the
+ * budget bounds.
+ */
+export type ContextBlock =
+  | { readonly kind: 'preamble'; readonly text: string }
+  | { readonly kind: 'resource'; readonly text: string; readonly provenance: BlockProvenance };
+
+export type TraceStatus =
+  | 'injected'
+  | 'truncated'
+  | 'omitted-budget'
+  | 'denied'
+  | 'error'
+  | 'timeout'
+  | 'stale'
+  | 'unsupported';
+
+export type CacheStatus = 'hit' | 'miss' | 'stale' | 'bypass';
+
+/** An attachment merged into another one for the same (server, uri) from a narrower scope. */
+export interface SupersededAttachment {
+  readonly scope: ScopeKind;
+  readonly attachmentId?: string;
+}
+
+/** A content item of a read that could not be injected as text, and why. */
+export interface OmittedContent {
+  readonly uri: string;
+  readonly mimeType: string;
+  readonly bytes: number;
+  readonly reason: string;
+}
+
+export interface TraceEntry {
+  readonly scope: ScopeKind;
+  /** The pin's id; absent for message attachments. */
+  readonly attachmentId?: string;
+  readonly server: string;
+  readonly uri: string;
+  /** The template the uri was expanded from, if any. */
+  readonly template?: string;
+  readonly mimeType?: string;
+  readonly status: TraceStatus;
+  /** Tokens this attachment took in the rendered context, its frame included. */
+  readonly tokens: number;
+  /** Tokens of the converted content before any truncation. */
+  readonly originalTokens: number;
+  /** Bytes of content read from the server. */
+  readonly bytes: number;
+  readonly sha256?: string;
+  readonly cache: CacheStatus;
+  readonly durationMs: number;
+  /** Why the attachment was omitted or cut, in words. */
+  readonly reason?: string;
+  readonly error?: { readonly code: string; readonly message: string };
+  readonly superseded: readonly SupersededAttachment[];
+  readonly omittedContents: readonly OmittedContent[];
+}
+
+/** One per turn: every attachment with its fate. */
+export interface InjectionTrace {
+  readonly turnId: string;
+  readonly pipelineId: string;
+  readonly conversationId?: string;
+  /** ISO 8601. */
+  readonly startedAt: string;
+  readonly durationMs: number;
+  readonly budget: { readonly maxTokens: number; readonly usedTokens: number };
+  readonly entries: readonly TraceEntry[];
+}
+
+export interface ProvideResult {
+  readonly blocks: readonly ContextBlock[];
+  readonly trace: InjectionTrace;
+}

@@ -1,0 +1,127 @@
+import { describe, expect, it } from 'vitest';
+import type { AttachmentStore } from '../../src/attachments/attachment-store.js';
+import { ContextError } from '../../src/errors.js';
+
+/**
+ * The behaviour every AttachmentStore shares. Each store runs this suite, then its own
+ * regressions. `createStore` returns a fresh, empty store.
+ */
+export function testAttachmentStore(name: string, createStore: () => Promise<AttachmentStore>): void {
+  describe(`${name} (AttachmentStore contract)`, () => {
+    it('pins and lists per scope, oldest first, with id and addedAt', async () => {
+      const store = await createStore();
+      const first = await store.pin({
+        scope: { pipelineId: 'support' },
+        server: 'gitnexus',
+        uri: 'gitnexus://repos',
+      });
+      const second = await store.pin({
+        scope: { pipelineId: 'support' },
+        server: 'gitnexus',
+        uri: 'gitnexus://setup',
+        priority: 3,
+        maxTokens: 500,
+      });
+      await store.pin({ scope: { conversationId: 'c-1' }, server: 'gitnexus', uri: 'gitnexus://repos' });
+
+      const pins = await store.list({ pipelineId: 'support' });
+      expect(pins.map((pin) => ('uri' in pin ? pin.uri : pin.template))).toEqual([
+        'gitnexus://repos',
+        'gitnexus://setup',
+      ]);
+      expect(pins[1]).toMatchObject({ id: second.id, priority: 3, maxTokens: 500 });
+      expect(first.id).not.toBe(second.id);
+      expect(Number.isNaN(Date.parse(first.addedAt))).toBe(false);
+      expect(await store.list({ conversationId: 'c-1' })).toHaveLength(1);
+      expect(await store.list({ conversationId: 'c-2' })).toEqual([]);
+      await store.close?.();
+    });
+
+    it('keeps templates with their arguments', async () => {
+      const store = await createStore();
+      await store.pin({
+        scope: { conversationId: 'c-42' },
+        server: 'gitnexus',
+        template: 'gitnexus://repo/{name}/context',
+        arguments: { name: 'acme-shop' },
+      });
+      const [pin] = await store.list({ conversationId: 'c-42' });
+      expect(pin).toMatchObject({
+        template: 'gitnexus://repo/{name}/context',
+        arguments: { name: 'acme-shop' },
+      });
+      await store.close?.();
+    });
+
+    it('pinning the same target twice in one scope replaces the first pin', async () => {
+      const store = await createStore();
+      await store.pin({ scope: { pipelineId: 'p' }, server: 's', uri: 'x://a', maxTokens: 100 });
+      const replacement = await store.pin({
+        scope: { pipelineId: 'p' },
+        server: 's',
+        uri: 'x://a',
+        maxTokens: 200,
+      });
+      const pins = await store.list({ pipelineId: 'p' });
+      expect(pins).toHaveLength(1);
+      expect(pins[0]).toMatchObject({ id: replacement.id, maxTokens: 200 });
+      await store.close?.();
+    });
+
+    it('unpins by id and says whether the pin existed', async () => {
+      const store = await createStore();
+      const pin = await store.pin({ scope: { pipelineId: 'p' }, server: 's', uri: 'x://a' });
+      expect(await store.unpin(pin.id)).toBe(true);
+      expect(await store.unpin(pin.id)).toBe(false);
+      expect(await store.list({ pipelineId: 'p' })).toEqual([]);
+      await store.close?.();
+    });
+
+    it('returns copies: mutating a listed pin does not change the store', async () => {
+      const store = await createStore();
+      await store.pin({
+        scope: { pipelineId: 'p' },
+        server: 's',
+        template: 'x://{a}',
+        arguments: { a: '1' },
+      });
+      const [pin] = await store.list({ pipelineId: 'p' });
+      (pin as unknown as { arguments: Record<string, string> }).arguments.a = 'changed';
+      const [again] = await store.list({ pipelineId: 'p' });
+      expect(again).toMatchObject({ arguments: { a: '1' } });
+      await store.close?.();
+    });
+
+    it.each([
+      [{ scope: {}, server: 's', uri: 'x://a' }, 'pin.scope'],
+      [{ scope: { pipelineId: 'p' }, server: '', uri: 'x://a' }, 'pin.server'],
+      [{ scope: { pipelineId: 'p' }, server: 's', uri: 'x://a', maxTokens: -5 }, 'pin.maxTokens'],
+      [{ scope: { pipelineId: 'p' }, server: 's' }, 'pin'],
+    ])('refuses a malformed pin with INVALID_ATTACHMENT naming the field (%j)', async (input, field) => {
+      const store = await createStore();
+      const error = await store.pin(input as never).catch((caught: unknown) => caught);
+      expect(ContextError.isInstance(error)).toBe(true);
+      expect(error).toMatchObject({ code: 'INVALID_ATTACHMENT', field });
+      await store.close?.();
+    });
+
+    it('refuses a template with a missing argument and a URI without a scheme', async () => {
+      const store = await createStore();
+      await expect(
+        store.pin({
+          scope: { pipelineId: 'p' },
+          server: 's',
+          template: 'x://{a}/{b}',
+          arguments: { a: '1' },
+        }),
+      ).rejects.toMatchObject({ code: 'TEMPLATE_ARGUMENT_MISSING', field: 'arguments.b' });
+      await expect(
+        store.pin({ scope: { pipelineId: 'p' }, server: 's', uri: 'no scheme here' }),
+      ).rejects.toMatchObject({
+        code: 'INVALID_URI',
+      });
+      expect(await store.list({ pipelineId: 'p' })).toEqual([]);
+      await store.close?.();
+    });
+  });
+}

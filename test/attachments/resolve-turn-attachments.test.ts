@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { resolveTurnAttachments } from '../../src/attachments/resolve-turn-attachments.js';
+import type { Attachment } from '../../src/types.js';
+
+const pin = (id: string, uri: string, scope: Attachment['scope'], priority?: number): Attachment => ({
+  id,
+  scope,
+  server: 'gitnexus',
+  uri,
+  addedAt: '2026-11-30T00:00:00.000Z',
+  ...(priority !== undefined && { priority }),
+});
+
+describe('resolveTurnAttachments', () => {
+  it('the narrowest scope wins a duplicate and the others are kept as superseded', () => {
+    const resolved = resolveTurnAttachments({
+      pipeline: [pin('p1', 'gitnexus://repos', { pipelineId: 'support' })],
+      conversation: [pin('c1', 'gitnexus://repos', { conversationId: 'c' })],
+      message: [{ server: 'gitnexus', uri: 'gitnexus://repos', maxTokens: 300 }],
+    });
+    expect(resolved).toHaveLength(1);
+    expect(resolved[0]).toMatchObject({
+      scope: 'message',
+      maxTokens: 300,
+      superseded: [
+        { scope: 'conversation', attachmentId: 'c1' },
+        { scope: 'pipeline', attachmentId: 'p1' },
+      ],
+    });
+  });
+
+  it('a template and a uri naming the same resource are one attachment', () => {
+    const resolved = resolveTurnAttachments({
+      pipeline: [pin('p1', 'gitnexus://repo/acme/context', { pipelineId: 'support' })],
+      conversation: [],
+      message: [
+        { server: 'gitnexus', template: 'gitnexus://repo/{name}/context', arguments: { name: 'acme' } },
+      ],
+    });
+    expect(resolved).toHaveLength(1);
+    expect(resolved[0]).toMatchObject({ scope: 'message', template: 'gitnexus://repo/{name}/context' });
+  });
+
+  it('ranks message, then conversation, then pipeline; within a scope by priority, then order added', () => {
+    const resolved = resolveTurnAttachments({
+      pipeline: [pin('p1', 'x://p1', { pipelineId: 'p' }), pin('p2', 'x://p2', { pipelineId: 'p' }, 5)],
+      conversation: [pin('c1', 'x://c1', { conversationId: 'c' })],
+      message: [{ server: 'gitnexus', uri: 'x://m1' }],
+    });
+    expect(resolved.map((attachment) => attachment.uri)).toEqual(['x://m1', 'x://c1', 'x://p2', 'x://p1']);
+  });
+
+  it('a stored pin that no longer resolves is reported with its error, not dropped', () => {
+    const broken = { ...pin('p1', 'x://a', { pipelineId: 'p' }), uri: 'not a uri' };
+    const resolved = resolveTurnAttachments({ pipeline: [broken], conversation: [], message: [] });
+    expect(resolved).toHaveLength(1);
+    expect(resolved[0]?.error).toMatchObject({ code: 'INVALID_URI' });
+  });
+});

@@ -1,0 +1,28 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { createTiktokenTokenizer } from '../../src/budget/tiktoken-tokenizer.js';
+
+const tokenizer = createTiktokenTokenizer();
+afterAll(() => tokenizer.dispose());
+
+describe('createTiktokenTokenizer', () => {
+  it('counts special-token strings inside content as plain text', async () => {
+    const text = 'before <|endoftext|> after';
+    expect(await tokenizer.count(text)).toBeGreaterThan(3);
+    expect(tokenizer.decode(await tokenizer.encode(text))).toBe(text);
+  });
+
+  it('decodes a prefix that ends inside a multi-byte character without garbage', async () => {
+    const tokens = await tokenizer.encode('日本語のテキスト🎉🎉🎉');
+    for (let length = 0; length <= tokens.length; length++) {
+      expect(tokenizer.decode(tokens.subarray(0, length))).not.toContain('\uFFFD');
+    }
+  });
+
+  it('shares one encoder: a second tokenizer of the same encoding is ready at once and counts the same', async () => {
+    const second = createTiktokenTokenizer();
+    expect(await second.count('hello world')).toBe(await tokenizer.count('hello world'));
+    second.dispose();
+    // Disposing one user must not free the encoder the other still uses.
+    expect(await tokenizer.count('still works')).toBe(2);
+  });
+});

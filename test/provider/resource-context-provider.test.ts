@@ -1,0 +1,291 @@
+import { describe, expect, it } from 'vitest';
+import { renderText } from '../../src/render/render-text.js';
+import type { InjectionTrace, TraceEntry } from '../../src/types.js';
+import { sharedTokenizer, startProviderHarness, type TransportKind } from '../support/provider-harness.js';
+
+const entryFor = (trace: InjectionTrace, uri: string): TraceEntry | undefined =>
+  trace.entries.find((entry) => entry.uri === uri);
+
+describe.each<TransportKind>(['memory', 'http'])('ResourceContextProvider over %s', (transport) => {
+  it('a turn with all three scopes injects each, framed with its provenance', async () => {
+    const { attachments, provider } = await startProviderHarness(transport);
+    await attachments.pin({ scope: { pipelineId: 'support' }, server: 'gitnexus', uri: 'gitnexus://repos' });
+    await attachments.pin({
+      scope: { conversationId: 'c-42' },
+      server: 'gitnexus',
+      template: 'gitnexus://repo/{name}/context',
+      arguments: { name: 'acme-shop' },
+    });
+    const { blocks, trace } = await provider.provide({
+      pipelineId: 'support',
+      conversationId: 'c-42',
+      message: {
+        text: 'why does checkout fail?',
+        attachments: [{ server: 'gitnexus', uri: 'gitnexus://repo/acme-shop/process/checkout' }],
+      },
+    });
+
+    expect(trace.entries.map((entry) => [entry.scope, entry.uri, entry.status])).toEqual([
+      ['message', 'gitnexus://repo/acme-shop/process/checkout', 'injected'],
+      ['conversation', 'gitnexus://repo/acme-shop/context', 'injected'],
+      ['pipeline', 'gitnexus://repos', 'injected'],
+    ]);
+    expect(entryFor(trace, 'gitnexus://repo/acme-shop/context')).toMatchObject({
+      template: 'gitnexus://repo/{name}/context',
+      mimeType: 'text/yaml',
+      cache: 'miss',
+    });
+    // Rendering puts the stablest scope first: pipeline, conversation, message.
+    expect(blocks.map((block) => (block.kind === 'resource' ? block.provenance.uri : block.kind))).toEqual([
+      'preamble',
+      'gitnexus://repos',
+      'gitnexus://repo/acme-shop/context',
+      'gitnexus://repo/acme-shop/process/checkout',
+    ]);
+    const repos = blocks[1];
+    expect(repos?.text).toMatch(
+      /^<mcp-resource server="gitnexus" uri="gitnexus:\/\/repos" mime="text\/yaml" scope="pipeline"/,
+    );
+    expect(repos?.text).toContain('acme-shop');
+    for (const entry of trace.entries) {
+      expect(entry.sha256).toMatch(/^[0-9a-f]{64}$/);
+      expect(entry.bytes).toBeGreaterThan(0);
+      expect(entry.tokens).toBeGreaterThan(entry.originalTokens);
+    }
+    expect(trace.budget.usedTokens).toBe(await sharedTokenizer.count(renderText(blocks)));
+  });
+
+  it('the narrower scope wins a duplicate and the trace accounts for the superseded pins', async () => {
+    const { attachments, provider, fixture } = await startProviderHarness(transport);
+    const pipelinePin = await attachments.pin({
+      scope: { pipelineId: 'support' },
+      server: 'gitnexus',
+      uri: 'gitnexus://repos',
+    });
+    const conversationPin = await attachments.pin({
+      scope: { conversationId: 'c-1' },
+      server: 'gitnexus',
+      uri: 'gitnexus://repos',
+      maxTokens: 180,
+    });
+    const { trace, blocks } = await provider.provide({ pipelineId: 'support', conversationId: 'c-1' });
+    expect(trace.entries).toHaveLength(1);
+    expect(trace.entries[0]).toMatchObject({
+      scope: 'conversation',
+      attachmentId: conversationPin.id,
+      status: 'truncated',
+      superseded: [{ scope: 'pipeline', attachmentId: pipelinePin.id }],
+    });
+    // The conversation pin's own cap applied, frame and marker included.
+    expect(trace.entries[0]?.tokens).toBeLessThanOrEqual(180);
+    expect(blocks.filter((block) => block.kind === 'resource')).toHaveLength(1);
+    expect(fixture.readCount('gitnexus://repos')).toBe(1);
+  });
+
+  it('a tight budget cuts with visible markers and omits what cannot get a useful share', async () => {
+    const { attachments, provider } = await startProviderHarness(transport);
+    for (const name of ['context', 'clusters', 'processes', 'schema']) {
+      await attachments.pin({
+        scope: { pipelineId: 'support' },
+        server: 'gitnexus',
+        uri: `gitnexus://repo/acme-shop/${name}`,
+      });
+    }
+    const { blocks, trace } = await provider.provide({
+      pipelineId: 'support',
+      budget: { maxTokens: 400, minTokens: 80 },
+    });
+    const text = renderText(blocks);
+    expect(await sharedTokenizer.count(text)).toBeLessThanOrEqual(400);
+    expect(trace.budget.usedTokens).toBeLessThanOrEqual(400);
+    const statuses = trace.entries.map((entry) => entry.status);
+    expect(statuses).toContain('omitted-budget');
+    expect(statuses).toContain('truncated');
+    for (const entry of trace.entries) {
+      if (entry.status === 'omitted-budget') {
+        expect(entry.tokens).toBe(0);
+        expect(entry.reason).toMatch(/minimum|tokens were left/);
+        expect(text).not.toContain(`uri="${entry.uri}"`);
+      }
+      if (entry.status === 'truncated') expect(text).toContain(`"uri":"${entry.uri}","offset":`);
+    }
+  });
+
+  it('a JSON-RPC error becomes a typed error entry and the other attachments are still injected', async () => {
+    const { attachments, provider } = await startProviderHarness(transport, {
+      fixture: {
+        faults: {
+          errorUris: { 'gitnexus://repo/acme-shop/schema': { code: -32603, message: 'index locked' } },
+        },
+      },
+    });
+    await attachments.pin({
+      scope: { pipelineId: 'support' },
+      server: 'gitnexus',
+      uri: 'gitnexus://repo/acme-shop/schema',
+    });
+    await attachments.pin({ scope: { pipelineId: 'support' }, server: 'gitnexus', uri: 'gitnexus://repos' });
+    const { blocks, trace } = await provider.provide({ pipelineId: 'support' });
+    expect(entryFor(trace, 'gitnexus://repo/acme-shop/schema')).toMatchObject({
+      status: 'error',
+      tokens: 0,
+      error: { code: 'PROTOCOL_ERROR', message: expect.stringContaining('index locked') },
+    });
+    expect(entryFor(trace, 'gitnexus://repos')?.status).toBe('injected');
+    expect(renderText(blocks)).not.toContain('index locked');
+  });
+
+  it('an "Error: …" body is a failure, never injected as content', async () => {
+    const { provider } = await startProviderHarness(transport);
+    const { blocks, trace } = await provider.provide({
+      pipelineId: 'support',
+      message: { attachments: [{ server: 'gitnexus', uri: 'gitnexus://repo/nonexistent/context' }] },
+    });
+    expect(blocks).toEqual([]);
+    expect(trace.entries[0]).toMatchObject({
+      status: 'error',
+      error: {
+        code: 'RESOURCE_ERROR_BODY',
+        message: expect.stringContaining('Repository "nonexistent" not found'),
+      },
+    });
+  });
+
+  it('an unbound pipeline is denied without the server ever being read', async () => {
+    const { attachments, provider, fixture } = await startProviderHarness(transport);
+    await attachments.pin({ scope: { pipelineId: 'other' }, server: 'gitnexus', uri: 'gitnexus://repos' });
+    const { blocks, trace } = await provider.provide({
+      pipelineId: 'other',
+      message: { attachments: [{ server: 'gitnexus', uri: 'gitnexus://setup' }] },
+    });
+    expect(blocks).toEqual([]);
+    expect(trace.entries.map((entry) => [entry.uri, entry.status, entry.error?.code])).toEqual([
+      ['gitnexus://setup', 'denied', 'POLICY_DENIED'],
+      ['gitnexus://repos', 'denied', 'POLICY_DENIED'],
+    ]);
+    expect(fixture.readCount()).toBe(0);
+  });
+
+  it('a read that hangs times out as a timeout entry within the read timeout', async () => {
+    const { provider } = await startProviderHarness(transport, {
+      fixture: { faults: { hangUris: ['gitnexus://repo/acme-shop/schema'] } },
+      provider: { readTimeoutMs: 300 },
+    });
+    const started = performance.now();
+    const { trace } = await provider.provide({
+      pipelineId: 'support',
+      message: {
+        attachments: [
+          { server: 'gitnexus', uri: 'gitnexus://repo/acme-shop/schema' },
+          { server: 'gitnexus', uri: 'gitnexus://repos' },
+        ],
+      },
+    });
+    expect(performance.now() - started).toBeLessThan(5000);
+    expect(trace.entries.map((entry) => [entry.uri, entry.status, entry.error?.code])).toEqual([
+      ['gitnexus://repo/acme-shop/schema', 'timeout', 'READ_TIMEOUT'],
+      ['gitnexus://repos', 'injected', undefined],
+    ]);
+  });
+
+  it('the turn deadline bounds provide() even when a server hangs', async () => {
+    const { provider } = await startProviderHarness(transport, {
+      fixture: { faults: { hangUris: ['gitnexus://repo/acme-shop/schema'] } },
+      provider: { readTimeoutMs: 60_000, turnDeadlineMs: 400 },
+    });
+    const started = performance.now();
+    const { trace } = await provider.provide({
+      pipelineId: 'support',
+      message: {
+        attachments: [
+          { server: 'gitnexus', uri: 'gitnexus://repo/acme-shop/schema' },
+          { server: 'gitnexus', uri: 'gitnexus://repos' },
+        ],
+      },
+    });
+    expect(performance.now() - started).toBeLessThan(5000);
+    expect(trace.entries.map((entry) => [entry.status, entry.error?.code])).toEqual([
+      ['timeout', 'TURN_DEADLINE'],
+      ['injected', undefined],
+    ]);
+  });
+
+  it('emits one injected event per turn carrying the returned trace', async () => {
+    const { provider } = await startProviderHarness(transport);
+    const seen: InjectionTrace[] = [];
+    provider.on('injected', (trace) => seen.push(trace));
+    const { trace } = await provider.provide({
+      pipelineId: 'support',
+      turnId: 'turn-7',
+      message: { attachments: [{ server: 'gitnexus', uri: 'gitnexus://repos' }] },
+    });
+    expect(seen).toEqual([trace]);
+    expect(trace).toMatchObject({ turnId: 'turn-7', pipelineId: 'support', budget: { maxTokens: 8000 } });
+  });
+});
+
+describe('ResourceContextProvider failures outside one server', () => {
+  it('a closed server becomes an error entry while another server is still injected', async () => {
+    const { startGitNexusFixture } = await import('../../fixtures/index.js');
+    const doomed = await startGitNexusFixture({ transport: 'http' });
+    const { provider } = await startProviderHarness('memory', {
+      extraServers: { doomed: doomed.serverConfig },
+    });
+    await doomed.close();
+    const { trace } = await provider.provide({
+      pipelineId: 'support',
+      message: {
+        attachments: [
+          { server: 'doomed', uri: 'gitnexus://repos' },
+          { server: 'gitnexus', uri: 'gitnexus://repos' },
+        ],
+      },
+    });
+    expect(trace.entries.map((entry) => [entry.server, entry.status, entry.error?.code])).toEqual([
+      ['doomed', 'error', 'CONNECT_FAILED'],
+      ['gitnexus', 'injected', undefined],
+    ]);
+  });
+
+  it('an attachment naming an unconfigured server is an error entry, not a crash', async () => {
+    const { provider, policy } = await startProviderHarness('memory');
+    expect(policy.authorize({ pipelineId: 'support', server: 'ghost', operation: 'read' }).allowed).toBe(
+      false,
+    );
+    const { trace } = await provider.provide({
+      pipelineId: 'support',
+      message: { attachments: [{ server: 'ghost', uri: 'x://a' }] },
+    });
+    expect(trace.entries[0]).toMatchObject({ status: 'denied', error: { code: 'POLICY_DENIED' } });
+  });
+
+  it('malformed message attachments are refused with a code naming what was wrong', async () => {
+    const { provider } = await startProviderHarness('memory');
+    await expect(
+      provider.provide({
+        pipelineId: 'support',
+        message: { attachments: [{ server: 'gitnexus', uri: 'no scheme' }] },
+      }),
+    ).rejects.toMatchObject({ code: 'INVALID_URI' });
+    await expect(
+      provider.provide({
+        pipelineId: 'support',
+        message: {
+          attachments: [{ server: 'gitnexus', template: 'gitnexus://repo/{name}/context', arguments: {} }],
+        },
+      }),
+    ).rejects.toMatchObject({ code: 'TEMPLATE_ARGUMENT_MISSING', field: 'arguments.name' });
+    await expect(
+      provider.provide({
+        pipelineId: 'support',
+        message: { attachments: [{ server: 'gitnexus' } as never] },
+      }),
+    ).rejects.toMatchObject({ code: 'INVALID_ATTACHMENT', field: 'message.attachments[0]' });
+    await expect(
+      provider.provide({ pipelineId: 'support', budget: { maxTokens: -1 } }),
+    ).rejects.toMatchObject({
+      code: 'INVALID_OPTION',
+      field: 'turn.budget.maxTokens',
+    });
+  });
+});

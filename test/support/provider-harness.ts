@@ -1,0 +1,51 @@
+import { onTestFinished } from 'vitest';
+import { type GitNexusFixtureOptions, startGitNexusFixture } from '../../fixtures/index.js';
+import { MemoryAttachmentStore } from '../../src/attachments/memory-attachment-store.js';
+import { createTiktokenTokenizer } from '../../src/budget/tiktoken-tokenizer.js';
+import { McpServerRegistry, type McpServerRegistryOptions } from '../../src/mcp/mcp-server-registry.js';
+import { AccessPolicy } from '../../src/policy/access-policy.js';
+import {
+  ResourceContextProvider,
+  type ResourceContextProviderOptions,
+} from '../../src/provider/resource-context-provider.js';
+
+export type TransportKind = 'memory' | 'http';
+
+/** One tokenizer for the whole test process, as a host would hold one. */
+export const sharedTokenizer = createTiktokenTokenizer();
+
+/**
+ * A GitNexus fixture, a registry naming it `gitnexus`, a memory store, a policy binding the
+ * `support` pipeline to it, and a provider; everything is closed when the test finishes.
+ */
+export async function startProviderHarness(
+  transport: TransportKind,
+  options: {
+    fixture?: Omit<GitNexusFixtureOptions, 'transport'>;
+    extraServers?: McpServerRegistryOptions['mcpServers'];
+    provider?: Partial<Omit<ResourceContextProviderOptions, 'servers' | 'attachments' | 'policy'>>;
+  } = {},
+) {
+  const fixture = await startGitNexusFixture({ transport, ...options.fixture });
+  const servers = new McpServerRegistry({
+    mcpServers: { gitnexus: fixture.serverConfig, ...options.extraServers },
+  });
+  const attachments = new MemoryAttachmentStore();
+  const policy = new AccessPolicy({
+    bindings: { support: { servers: ['gitnexus', ...Object.keys(options.extraServers ?? {})] } },
+  });
+  const provider = new ResourceContextProvider({
+    servers,
+    attachments,
+    policy,
+    tokenizer: sharedTokenizer,
+    budget: { maxTokens: 8000 },
+    ...options.provider,
+  });
+  onTestFinished(async () => {
+    provider.dispose();
+    await servers.close();
+    await fixture.close();
+  });
+  return { fixture, servers, attachments, policy, provider };
+}
