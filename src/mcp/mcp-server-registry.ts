@@ -7,6 +7,7 @@ import type {
   ResourceTemplate,
   ServerCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
+import { EventEmitter } from 'eventemitter3';
 import { z } from 'zod';
 import { ContextError } from '../errors.js';
 import { parseOptions } from '../options/parse-options.js';
@@ -14,7 +15,7 @@ import { collectPages } from './collect-pages.js';
 import { detectErrorBody } from './detect-error-body.js';
 import { raceAbort } from './race-abort.js';
 import { mcpServersSchema } from './server-config.js';
-import { ServerConnection } from './server-connection.js';
+import { type ConnectionEvent, ServerConnection } from './server-connection.js';
 import { toContextError } from './to-context-error.js';
 
 const registryOptionsSchema = z.object({
@@ -40,19 +41,28 @@ export interface ListOptions extends CallOptions {
   readonly all?: boolean;
 }
 
+/** Events by name, each with the facts of one `ConnectionEvent`. */
+export type RegistryEvents = {
+  [Type in ConnectionEvent['type']]: [event: Extract<ConnectionEvent, { type: Type }>];
+};
+
 /**
  * The MCP servers a host talks to, by name: one lazily opened session each, and the typed
  * operations on them. This is the operator's view; a pipeline's view goes through its
  * access-policy binding.
  */
-export class McpServerRegistry {
+export class McpServerRegistry extends EventEmitter<RegistryEvents> {
   readonly #options: z.output<typeof registryOptionsSchema>;
   readonly #connections = new Map<string, ServerConnection>();
 
   constructor(options: McpServerRegistryOptions) {
+    super();
     this.#options = parseOptions(registryOptionsSchema, options, 'options');
+    const notify = (event: ConnectionEvent) => {
+      (this.emit as (type: string, event: ConnectionEvent) => boolean)(event.type, event);
+    };
     for (const [name, config] of Object.entries(this.#options.mcpServers)) {
-      this.#connections.set(name, new ServerConnection(name, config));
+      this.#connections.set(name, new ServerConnection(name, config, notify));
     }
   }
 
@@ -145,15 +155,33 @@ export class McpServerRegistry {
     );
   }
 
+  /** Asks the server for `notifications/resources/updated` on this URI (needs `resources.subscribe`). */
+  async subscribeResource(server: string, uri: string, options: CallOptions = {}): Promise<void> {
+    await this.#call(server, 'resources/subscribe', options, (client, request) =>
+      client.subscribeResource({ uri }, request),
+    );
+  }
+
+  async unsubscribeResource(server: string, uri: string, options: CallOptions = {}): Promise<void> {
+    await this.#call(server, 'resources/unsubscribe', options, (client, request) =>
+      client.unsubscribeResource({ uri }, request),
+    );
+  }
+
   /** The capabilities the server announced (connects if needed). */
   async getServerCapabilities(server: string): Promise<ServerCapabilities | undefined> {
-    const client = await this.#connection(server).client();
-    return client.getServerCapabilities();
+    return this.#call(server, 'initialize', {}, async (client) => client.getServerCapabilities());
+  }
+
+  /** The instructions the server sent in `initialize`, if any (connects if needed). */
+  async getInstructions(server: string): Promise<string | undefined> {
+    return this.#call(server, 'initialize', {}, async (client) => client.getInstructions());
   }
 
   /** Closes every session; the registry cannot be used afterwards. */
   async close(): Promise<void> {
     await Promise.all([...this.#connections.values()].map((connection) => connection.close()));
+    this.removeAllListeners();
   }
 
   // --- Internal helpers ---

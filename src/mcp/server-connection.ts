@@ -1,9 +1,22 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import {
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { ContextError } from '../errors.js';
 import { createTransport } from './create-transport.js';
 import type { McpServerConfig } from './server-config.js';
 
 export type ConnectionState = 'idle' | 'connecting' | 'connected' | 'disconnected' | 'error' | 'closed';
+
+/** What a session tells its owner, as it happens. */
+export type ConnectionEvent =
+  | { readonly type: 'session-opened'; readonly server: string }
+  | { readonly type: 'session-closed'; readonly server: string }
+  | { readonly type: 'resources-list-changed'; readonly server: string }
+  | { readonly type: 'resource-updated'; readonly server: string; readonly uri: string }
+  | { readonly type: 'prompts-list-changed'; readonly server: string };
 
 const clientInfo = { name: 'mcp-resource-context', version: '0.1.0' };
 
@@ -19,9 +32,12 @@ export class ServerConnection {
   #connecting: Promise<Client> | undefined;
   #client: Client | undefined;
 
-  constructor(name: string, config: McpServerConfig) {
+  readonly #notify: (event: ConnectionEvent) => void;
+
+  constructor(name: string, config: McpServerConfig, notify: (event: ConnectionEvent) => void = () => {}) {
     this.name = name;
     this.config = config;
+    this.#notify = notify;
   }
 
   get state(): ConnectionState {
@@ -61,6 +77,7 @@ export class ServerConnection {
   async #connect(): Promise<Client> {
     this.#state = 'connecting';
     const client = new Client(clientInfo, { capabilities: {} });
+    this.#listen(client);
     try {
       const transport = await createTransport(this.config);
       await client.connect(transport, { timeout: this.config.requestTimeoutMs });
@@ -78,6 +95,7 @@ export class ServerConnection {
     client.onclose = () => {
       if (this.#client === client) this.#client = undefined;
       if (this.#state !== 'closed') this.#state = 'disconnected';
+      this.#notify({ type: 'session-closed', server: this.name });
     };
     if (this.#closed()) {
       await client.close();
@@ -87,6 +105,26 @@ export class ServerConnection {
     }
     this.#state = 'connected';
     this.#client = client;
+    this.#notify({ type: 'session-opened', server: this.name });
     return client;
+  }
+
+  /**
+   * Our own handlers, set before connect() so nothing sent during initialization is missed.
+   * (The SDK's `listChanged` client option would re-list only the first page and replace
+   * these; it is not used.)
+   */
+  #listen(client: Client): void {
+    const server = this.name;
+    // MCP spec, server/resources "List Changed Notification" and "Subscriptions".
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
+      this.#notify({ type: 'resources-list-changed', server });
+    });
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
+      this.#notify({ type: 'resource-updated', server, uri: notification.params.uri });
+    });
+    client.setNotificationHandler(PromptListChangedNotificationSchema, () => {
+      this.#notify({ type: 'prompts-list-changed', server });
+    });
   }
 }
