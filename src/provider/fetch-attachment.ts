@@ -1,11 +1,11 @@
 import type { ResolvedAttachment } from '../attachments/resolve-turn-attachments.js';
 import type { Tokenizer } from '../budget/tokenizer.js';
-import { type ConvertedResource, convertContents } from '../convert/convert-contents.js';
+import type { ConvertedResource } from '../convert/convert-contents.js';
 import { ContextError } from '../errors.js';
 import type { McpServerRegistry } from '../mcp/mcp-server-registry.js';
-import { escapeFrameContent } from '../render/frame-resource.js';
 import type { TraceStatus } from '../types.js';
 import type { ComposableAttachment } from './compose-context.js';
+import { prepareAttachment } from './prepare-attachment.js';
 
 /** An attachment after authorize → fetch → convert: ready for the budget, or already decided. */
 export interface PreparedAttachment {
@@ -30,7 +30,7 @@ export interface FetchContext {
 }
 
 /**
- * Reads one attachment from its server's session and converts it. A failure becomes an error
+ * Step 3, fetch: reads one attachment from its server's session, then converts it. A failure becomes an error
  * or timeout outcome for the trace, never content.
  */
 export async function fetchAttachment(
@@ -49,20 +49,7 @@ export async function fetchAttachment(
       signal: context.signal,
       timeoutMs: context.readTimeoutMs,
     });
-    const converted = convertContents(result.contents);
-    const body = escapeFrameContent(converted.body);
-    const composable: ComposableAttachment = {
-      provenance: {
-        scope: attachment.scope,
-        server: attachment.server,
-        uri: attachment.uri,
-        mimeType: converted.mimeType,
-        sha256: converted.sha256,
-      },
-      body,
-      bodyTokens: await context.tokenizer.encode(body),
-      ...(attachment.maxTokens !== undefined && { capTokens: attachment.maxTokens }),
-    };
+    const { converted, composable } = await prepareAttachment(attachment, result, context.tokenizer);
     return { attachment, composable, converted, durationMs: elapsed() };
   } catch (error) {
     const failure = ContextError.isInstance(error)
