@@ -23,6 +23,8 @@ export interface AttachmentOptions {
   readonly priority?: number;
   /** The most tokens this attachment may take, its frame included. */
   readonly maxTokens?: number;
+  /** Read it from the server every turn, never from the content cache. */
+  readonly bypassCache?: boolean;
 }
 
 /** What a host attaches to one message. */
@@ -63,6 +65,8 @@ export interface Turn {
     readonly attachments?: readonly MessageAttachment[];
   };
   readonly model?: ModelCapabilities;
+  /** Read every attachment of this turn from its server, not from the content cache. */
+  readonly bypassCache?: boolean;
   /** Per-turn override of the provider's budget: models differ. */
   readonly budget?: Partial<BudgetOptions>;
   readonly signal?: AbortSignal;
@@ -137,6 +141,11 @@ export interface TraceEntry {
   readonly error?: { readonly code: string; readonly message: string };
   readonly superseded: readonly SupersededAttachment[];
   readonly omittedContents: readonly OmittedContent[];
+  /**
+   * Compared with the last turn of this conversation that injected it: `new`, `changed` or
+   * `unchanged` (by sha256). Absent when nothing of it was injected.
+   */
+  readonly change?: 'new' | 'changed' | 'unchanged';
 }
 
 /** One per turn: every attachment with its fate. */

@@ -19,6 +19,7 @@ const messageAttachmentSchema = z
     arguments: z.record(z.string(), z.union([z.string(), z.array(z.string())])).optional(),
     priority: z.number().int().min(-1000).max(1000).optional(),
     maxTokens: z.number().int().positive().optional(),
+    bypassCache: z.boolean().optional(),
   })
   .superRefine((value, context) => {
     if ((value.uri === undefined) === (value.template === undefined)) {

@@ -1,6 +1,7 @@
 import { ContextError } from '../errors.js';
 import type {
   Attachment,
+  AttachmentOptions,
   AttachmentTarget,
   MessageAttachment,
   ScopeKind,
@@ -17,6 +18,7 @@ export interface ResolvedAttachment {
   readonly template?: string;
   readonly priority: number;
   readonly maxTokens?: number;
+  readonly bypassCache?: boolean;
   /** Attachments for the same (server, uri) from wider scopes, merged into this one. */
   readonly superseded: SupersededAttachment[];
   /** Set when the target could not be resolved to a URI; the turn reports it, never drops it. */
@@ -74,7 +76,7 @@ export function resolveTurnAttachments(input: TurnAttachments): ResolvedAttachme
 // --- Internal helpers ---
 
 function toCandidate(
-  attachment: AttachmentTarget & { priority?: number; maxTokens?: number },
+  attachment: AttachmentTarget & AttachmentOptions,
   scope: ScopeKind,
   attachmentId?: string,
 ): ResolvedAttachment {
@@ -85,6 +87,7 @@ function toCandidate(
     ...('template' in attachment && { template: attachment.template }),
     priority: attachment.priority ?? 0,
     ...(attachment.maxTokens !== undefined && { maxTokens: attachment.maxTokens }),
+    ...(attachment.bypassCache !== undefined && { bypassCache: attachment.bypassCache }),
     superseded: [],
   };
   try {

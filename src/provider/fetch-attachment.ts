@@ -1,9 +1,12 @@
 import type { ResolvedAttachment } from '../attachments/resolve-turn-attachments.js';
 import type { Tokenizer } from '../budget/tokenizer.js';
+import type { CacheRead, ContentCache } from '../cache/content-cache.js';
+import { measureContents } from '../cache/measure-contents.js';
 import type { ConvertedResource } from '../convert/convert-contents.js';
 import { ContextError } from '../errors.js';
 import type { McpServerRegistry } from '../mcp/mcp-server-registry.js';
-import type { TraceStatus } from '../types.js';
+import { raceAbort } from '../mcp/race-abort.js';
+import type { CacheStatus, TraceStatus } from '../types.js';
 import type { ComposableAttachment } from './compose-context.js';
 import { prepareAttachment } from './prepare-attachment.js';
 
@@ -15,12 +18,18 @@ export interface PreparedAttachment {
   readonly converted?: ConvertedResource;
   /** Set when its fate is already decided (denied, error, timeout). */
   readonly status?: TraceStatus;
+  /** Why it failed; with `cache: 'stale'`, why the fresh read failed. */
   readonly error?: ContextError;
+  readonly cache: CacheStatus;
   readonly durationMs: number;
 }
 
 export interface FetchContext {
   readonly servers: McpServerRegistry;
+  /** Absent when the provider runs without a cache. */
+  readonly cache: ContentCache | undefined;
+  /** Skip the cache for every attachment of this turn. */
+  readonly bypassCache: boolean;
   readonly tokenizer: Tokenizer;
   /** Aborts on the host's signal or the turn deadline. */
   readonly signal: AbortSignal;
@@ -45,16 +54,51 @@ export async function fetchAttachment(
         server: attachment.server,
       });
     }
-    const result = await context.servers.readResource(attachment.server, attachment.uri, {
-      signal: context.signal,
-      timeoutMs: context.readTimeoutMs,
-    });
-    const { converted, composable } = await prepareAttachment(attachment, result, context.tokenizer);
-    return { attachment, composable, converted, durationMs: elapsed() };
+    // The read is shared with concurrent turns (single-flight), so it carries only its own
+    // timeout; this turn's deadline and abort apply to its wait alone.
+    const readFromServer = () =>
+      context.servers.readResource(attachment.server, attachment.uri, { timeoutMs: context.readTimeoutMs });
+    const read = context.cache
+      ? await context.cache.read(
+          {
+            server: attachment.server,
+            uri: attachment.uri,
+            bypass: context.bypassCache || attachment.bypassCache === true,
+            signal: context.signal,
+          },
+          readFromServer,
+        )
+      : ({
+          content: {
+            ...measureContents(await raceAbort(readFromServer(), context.signal)),
+            fetchedAt: Date.now(),
+          },
+          cache: 'bypass',
+        } satisfies CacheRead);
+    const { converted, composable } = await prepareAttachment(
+      attachment,
+      read.content.result,
+      context.tokenizer,
+    );
+    return {
+      attachment,
+      composable,
+      converted,
+      cache: read.cache,
+      ...(read.error !== undefined && { error: toFailure(read.error, attachment) }),
+      durationMs: elapsed(),
+    };
   } catch (error) {
-    const failure = ContextError.isInstance(error)
-      ? error
-      : new ContextError('PROTOCOL_ERROR', String(error), { server: attachment.server }, error);
+    const failure = context.signal.aborted
+      ? new ContextError(
+          'ABORTED',
+          `reading ${attachment.uri} was aborted`,
+          { server: attachment.server },
+          error,
+        )
+      : toFailure(error, attachment);
+    const cache: CacheStatus =
+      !context.cache || context.bypassCache || attachment.bypassCache === true ? 'bypass' : 'miss';
     if (failure.code === 'ABORTED' && context.deadline.aborted) {
       const deadlineError = new ContextError(
         'TURN_DEADLINE',
@@ -62,9 +106,17 @@ export async function fetchAttachment(
         { server: attachment.server },
         failure,
       );
-      return { attachment, status: 'timeout', error: deadlineError, durationMs: elapsed() };
+      return { attachment, status: 'timeout', error: deadlineError, cache, durationMs: elapsed() };
     }
     const status = failure.code === 'READ_TIMEOUT' ? 'timeout' : 'error';
-    return { attachment, status, error: failure, durationMs: elapsed() };
+    return { attachment, status, error: failure, cache, durationMs: elapsed() };
   }
+}
+
+// --- Internal helpers ---
+
+function toFailure(error: unknown, attachment: ResolvedAttachment): ContextError {
+  return ContextError.isInstance(error)
+    ? error
+    : new ContextError('PROTOCOL_ERROR', String(error), { server: attachment.server }, error);
 }

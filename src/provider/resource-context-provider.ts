@@ -6,11 +6,20 @@ import { resolveTargetUri } from '../attachments/resolve-target-uri.js';
 import { type ResolvedAttachment, resolveTurnAttachments } from '../attachments/resolve-turn-attachments.js';
 import { createTiktokenTokenizer } from '../budget/tiktoken-tokenizer.js';
 import type { Tokenizer } from '../budget/tokenizer.js';
+import { ChangeTracker } from '../cache/change-tracker.js';
+import {
+  type CacheEvents,
+  type CacheMetrics,
+  ContentCache,
+  type ContentCacheOptions,
+} from '../cache/content-cache.js';
+import { invalidateOnNotifications } from '../cache/invalidate-on-notifications.js';
+import { PinSubscriptions, type SubscriptionFailure } from '../cache/pin-subscriptions.js';
 import { ContextError } from '../errors.js';
 import type { McpServerRegistry } from '../mcp/mcp-server-registry.js';
 import { parseOptions } from '../options/parse-options.js';
 import type { AccessPolicy } from '../policy/access-policy.js';
-import type { InjectionTrace, ProvideResult, Turn } from '../types.js';
+import type { Attachment, InjectionTrace, ProvideResult, Turn } from '../types.js';
 import { composeContext } from './compose-context.js';
 import { fetchAttachment, type PreparedAttachment } from './fetch-attachment.js';
 import { budgetOverrideSchema, providerOptionsSchema, type ResolvedBudget } from './provider-options.js';
@@ -25,12 +34,19 @@ export interface ResourceContextProviderOptions {
   readonly tokenizer?: Tokenizer;
   readonly readTimeoutMs?: number;
   readonly turnDeadlineMs?: number;
+  /**
+   * The content cache: options for the provider's own, or a shared instance (several providers
+   * over one registry), or `false` to read every attachment every turn.
+   */
+  readonly cache?: ContentCache | ContentCacheOptions | false;
 }
 
-export interface ProviderEvents {
+export type ProviderEvents = CacheEvents & {
+  /** A pinned resource could not be subscribed to; it is still re-read when its TTL runs out. */
+  'subscription-failed': [failure: SubscriptionFailure];
   /** Once per turn, after the context is composed. */
   injected: [trace: InjectionTrace];
-}
+};
 
 /**
  * The pipeline stage that runs before every model call: it turns the MCP resources pinned to
@@ -48,6 +64,10 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
   readonly #ownsTokenizer: boolean;
   readonly #readTimeoutMs: number;
   readonly #turnDeadlineMs: number;
+  readonly #cache: ContentCache | undefined;
+  readonly #subscriptions: PinSubscriptions | undefined;
+  readonly #changes = new ChangeTracker();
+  readonly #detach: (() => void)[] = [];
 
   constructor(options: ResourceContextProviderOptions) {
     super();
@@ -60,6 +80,38 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
     this.#turnDeadlineMs = parsed.turnDeadlineMs;
     this.#ownsTokenizer = options.tokenizer === undefined;
     this.#tokenizer = options.tokenizer ?? createTiktokenTokenizer();
+    if (options.cache !== false) {
+      const cache = options.cache instanceof ContentCache ? options.cache : new ContentCache(options.cache);
+      this.#cache = cache;
+      this.#detach.push(invalidateOnNotifications(this.#servers, cache));
+      const subscriptions = new PinSubscriptions(this.#servers, (failure) =>
+        this.emit('subscription-failed', failure),
+      );
+      this.#subscriptions = subscriptions;
+      this.#detach.push(() => subscriptions.dispose());
+      for (const event of ['cache-invalidated', 'resource-read'] as const) {
+        const forward = (payload: unknown) => {
+          (this.emit as (name: string, payload: unknown) => boolean)(event, payload);
+        };
+        cache.on(event, forward);
+        this.#detach.push(() => cache.off(event, forward));
+      }
+    }
+  }
+
+  /** (server, uri) pairs subscribed for pins, for hosts that show or test it. */
+  get subscriptions(): { server: string; uri: string }[] {
+    return this.#subscriptions?.subscribed ?? [];
+  }
+
+  /** Resolves when every subscribe/unsubscribe sent for pins so far has been answered. */
+  async subscriptionsSettled(): Promise<void> {
+    await this.#subscriptions?.settled();
+  }
+
+  /** Cache hits, misses, stale serves, evictions, bytes held, invalidations, reads in flight; undefined without a cache. */
+  get metrics(): CacheMetrics | undefined {
+    return this.#cache?.metrics;
   }
 
   get tokenizer(): Tokenizer {
@@ -86,12 +138,15 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
       conversation: conversationPins,
       message: messageAttachments,
     });
+    this.#keepSubscribed(turn, pipelinePins, conversationPins);
 
     // 2 authorize, 3 fetch, 4 convert: concurrently per attachment, bounded by the turn deadline.
     const deadline = AbortSignal.timeout(this.#turnDeadlineMs);
     const signal = turn.signal ? AbortSignal.any([turn.signal, deadline]) : deadline;
     const prepared = await Promise.all(
-      resolved.map((attachment) => this.#authorizeAndFetch(attachment, turn.pipelineId, signal, deadline)),
+      resolved.map((attachment) =>
+        this.#authorizeAndFetch(attachment, turn.pipelineId, signal, deadline, turn.bypassCache === true),
+      ),
     );
     if (turn.signal?.aborted) {
       throw new ContextError('ABORTED', 'the turn was aborted by the host', { value: turn.turnId });
@@ -107,6 +162,17 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
 
     // 7 trace
     const composedByAttachment = new Map(ready.map((item, index) => [item, composed.attachments[index]]));
+    const history = turn.conversationId ?? `pipeline:${turn.pipelineId}`;
+    const changeOf = (item: PreparedAttachment) => {
+      const decision = composedByAttachment.get(item)?.decision;
+      if (!item.converted || !decision || decision.fate === 'omitted') return undefined;
+      return this.#changes.observe(
+        history,
+        item.attachment.server,
+        item.attachment.uri,
+        item.converted.sha256,
+      );
+    };
     const trace: InjectionTrace = {
       turnId: turn.turnId ?? randomUUID(),
       pipelineId: turn.pipelineId,
@@ -114,7 +180,7 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
       startedAt,
       durationMs: performance.now() - started,
       budget: { maxTokens: budget.maxTokens, usedTokens: composed.usedTokens },
-      entries: prepared.map((item) => toTraceEntry(item, composedByAttachment.get(item))),
+      entries: prepared.map((item) => toTraceEntry(item, composedByAttachment.get(item), changeOf(item))),
     };
     this.emit('injected', trace);
     return { blocks: composed.blocks, trace };
@@ -123,10 +189,38 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
   /** Frees the default tokenizer. A tokenizer passed in options stays the caller's to dispose. */
   dispose(): void {
     if (this.#ownsTokenizer) this.#tokenizer.dispose();
+    for (const detach of this.#detach.splice(0)) detach();
     this.removeAllListeners();
   }
 
   // --- Internal helpers ---
+
+  /** Pins (not one-off message attachments) stay subscribed while some scope holds them. */
+  #keepSubscribed(
+    turn: Turn,
+    pipelinePins: readonly Attachment[],
+    conversationPins: readonly Attachment[],
+  ): void {
+    if (!this.#subscriptions) return;
+    const allowed = (pins: readonly Attachment[]) =>
+      pins.flatMap((pin) => {
+        try {
+          const uri = resolveTargetUri(pin);
+          const decision = this.#policy.authorize({
+            pipelineId: turn.pipelineId,
+            server: pin.server,
+            operation: 'read',
+            uri,
+          });
+          return decision.allowed ? [{ server: pin.server, uri }] : [];
+        } catch {
+          return [];
+        }
+      });
+    this.#subscriptions.reconcile(`pipeline:${turn.pipelineId}`, allowed(pipelinePins));
+    if (turn.conversationId)
+      this.#subscriptions.reconcile(`conversation:${turn.conversationId}`, allowed(conversationPins));
+  }
 
   #turnBudget(turn: Turn): ResolvedBudget {
     if (!turn.budget) return this.#budget;
@@ -138,8 +232,10 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
     pipelineId: string,
     signal: AbortSignal,
     deadline: AbortSignal,
+    bypassCache: boolean,
   ): Promise<PreparedAttachment> {
-    if (attachment.error) return { attachment, status: 'error', error: attachment.error, durationMs: 0 };
+    if (attachment.error)
+      return { attachment, status: 'error', error: attachment.error, cache: 'bypass', durationMs: 0 };
     const decision = this.#policy.authorize({
       pipelineId,
       server: attachment.server,
@@ -148,10 +244,12 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
     });
     if (!decision.allowed) {
       const error = new ContextError('POLICY_DENIED', decision.reason, { server: attachment.server });
-      return { attachment, status: 'denied', error, durationMs: 0 };
+      return { attachment, status: 'denied', error, cache: 'bypass', durationMs: 0 };
     }
     return fetchAttachment(attachment, {
       servers: this.#servers,
+      cache: this.#cache,
+      bypassCache: bypassCache,
       tokenizer: this.#tokenizer,
       signal,
       deadline,

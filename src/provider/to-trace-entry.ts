@@ -6,6 +6,7 @@ import type { PreparedAttachment } from './fetch-attachment.js';
 export function toTraceEntry(
   prepared: PreparedAttachment,
   composed: ComposedAttachment | undefined,
+  change: TraceEntry['change'],
 ): TraceEntry {
   const { attachment, converted } = prepared;
   const decision = composed?.decision;
@@ -21,7 +22,7 @@ export function toTraceEntry(
     tokens: composed?.tokens ?? 0,
     originalTokens: prepared.composable?.bodyTokens.length ?? 0,
     bytes: converted?.bytes ?? 0,
-    cache: 'miss',
+    cache: prepared.cache,
     durationMs: prepared.durationMs,
     ...(decision?.fate === 'omitted' && { reason: decision.reason }),
     ...(decision?.fate === 'truncated' && {
@@ -30,6 +31,7 @@ export function toTraceEntry(
     ...(prepared.error && { error: { code: prepared.error.code, message: prepared.error.message } }),
     superseded: attachment.superseded,
     omittedContents: converted?.omittedContents ?? [],
+    ...(change !== undefined && { change }),
   };
 }
 
@@ -41,5 +43,7 @@ function statusOf(
 ): TraceStatus {
   if (fate === 'omitted' || fate === undefined) return 'omitted-budget';
   if (prepared.converted && !prepared.converted.textual) return 'unsupported';
+  // Injected from a cached copy because the fresh read failed; the trace keeps that error.
+  if (prepared.cache === 'stale') return 'stale';
   return fate === 'truncated' ? 'truncated' : 'injected';
 }

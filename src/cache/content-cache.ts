@@ -1,0 +1,290 @@
+import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import { EventEmitter } from 'eventemitter3';
+import { LRUCache } from 'lru-cache';
+import { z } from 'zod';
+import { raceAbort } from '../mcp/race-abort.js';
+import { parseOptions } from '../options/parse-options.js';
+import type { CacheStatus } from '../types.js';
+import { measureContents } from './measure-contents.js';
+
+const cacheOptionsSchema = z.strictObject({
+  /** Bytes of content held at most (default 64 MiB). */
+  maxBytes: z
+    .number()
+    .int()
+    .positive()
+    .default(64 * 1024 * 1024),
+  /** How long a read stays fresh (default 5 minutes). */
+  ttlMs: z
+    .number()
+    .int()
+    .nonnegative()
+    .default(5 * 60_000),
+  /** How old a copy may be and still be served when a fresh read fails (default 1 hour). */
+  maxStaleMs: z
+    .number()
+    .int()
+    .nonnegative()
+    .default(60 * 60_000),
+});
+
+export type ContentCacheOptions = z.input<typeof cacheOptionsSchema>;
+
+export interface CachedContent {
+  readonly result: ReadResourceResult;
+  readonly sha256: string;
+  readonly bytes: number;
+  /** When the server answered (epoch ms). */
+  readonly fetchedAt: number;
+  /** The server's `annotations.lastModified` of the first item, if it sent one. */
+  readonly lastModified?: string;
+}
+
+export interface CacheRead {
+  readonly content: CachedContent;
+  readonly cache: CacheStatus;
+  /** Set with `cache: 'stale'`: why the fresh read failed. */
+  readonly error?: unknown;
+}
+
+export interface ReadRequest {
+  readonly server: string;
+  readonly uri: string;
+  /** Whose credentials read it, where they differ per user; part of the key. */
+  readonly principal?: string;
+  /** Skip the cache for this read (the result still refreshes it). */
+  readonly bypass?: boolean;
+  /** This caller's signal; the shared read itself is not cancelled when one caller gives up. */
+  readonly signal?: AbortSignal;
+}
+
+export interface CacheMetrics {
+  readonly hits: number;
+  readonly misses: number;
+  readonly bypasses: number;
+  readonly staleServes: number;
+  readonly evictions: number;
+  readonly invalidations: number;
+  readonly entries: number;
+  readonly bytesHeld: number;
+  readonly readsInFlight: number;
+  /** Reads too large to keep (above a quarter of maxBytes). */
+  readonly tooLargeToCache: number;
+}
+
+export type CacheEvents = {
+  'cache-invalidated': [event: { server: string; uri?: string; reason: string; entries: number }];
+  'resource-read': [event: { server: string; uri: string; bytes: number; durationMs: number }];
+};
+
+interface Entry extends CachedContent {
+  readonly server: string;
+  /** Set when the session that produced it closed: not served fresh, still usable on error. */
+  staleSince?: number;
+}
+
+interface Flight {
+  readonly promise: Promise<CachedContent>;
+  /** False once an invalidation lands during the read: its result must not be stored. */
+  storable: boolean;
+}
+
+// An entry may take a quarter of the cache: one huge resource cannot flush everything else.
+const entryShare = 4;
+// Keys, URIs and bookkeeping cost memory beyond the content bytes.
+const entryOverheadBytes = 512;
+
+/**
+ * Resource contents by (principal, server, uri): fresh for `ttlMs`, bounded by bytes, one read
+ * in flight per key however many turns ask (single-flight), dropped the moment the server says
+ * the resource or its list changed.
+ *
+ * Invalidation during an in-flight read uses a flag on the flight instead of deleting it from
+ * an lru-cache `fetch()` (which would reject every waiter): turns already waiting get the
+ * result they asked for, later turns start a new read, and the old result is never stored.
+ */
+export class ContentCache extends EventEmitter<CacheEvents> {
+  readonly #options: z.output<typeof cacheOptionsSchema>;
+  readonly #entries: LRUCache<string, Entry>;
+  readonly #keysByServer = new Map<string, Set<string>>();
+  readonly #flights = new Map<string, Flight>();
+  #metrics = {
+    hits: 0,
+    misses: 0,
+    bypasses: 0,
+    staleServes: 0,
+    evictions: 0,
+    invalidations: 0,
+    tooLargeToCache: 0,
+  };
+
+  constructor(options: ContentCacheOptions = {}) {
+    super();
+    this.#options = parseOptions(cacheOptionsSchema, options, 'cache');
+    this.#entries = new LRUCache<string, Entry>({
+      maxSize: this.#options.maxBytes,
+      maxEntrySize: Math.floor(this.#options.maxBytes / entryShare),
+      sizeCalculation: (entry) => entry.bytes + entryOverheadBytes,
+      dispose: (entry, key, reason) => {
+        if (reason === 'evict') this.#metrics.evictions++;
+        if (reason !== 'set') this.#keysByServer.get(entry.server)?.delete(key);
+      },
+    });
+  }
+
+  /**
+   * The content of one resource: from the cache when fresh, else from `read` (shared with every
+   * concurrent caller of the same key). When `read` fails and a copy younger than `maxStaleMs`
+   * exists, that copy is returned as `stale` with the error; otherwise the error is thrown.
+   */
+  async read(request: ReadRequest, read: () => Promise<ReadResourceResult>): Promise<CacheRead> {
+    const key = cacheKey(request);
+    const cached = this.#entries.get(key);
+    if (!request.bypass && cached && this.#isFresh(cached)) {
+      this.#metrics.hits++;
+      return { content: cached, cache: 'hit' };
+    }
+    if (request.bypass) this.#metrics.bypasses++;
+    else this.#metrics.misses++;
+    const flight = (!request.bypass && this.#flights.get(key)) || this.#startFlight(key, request, read);
+    try {
+      const content = await raceAbort(flight.promise, request.signal);
+      return { content, cache: request.bypass ? 'bypass' : 'miss' };
+    } catch (error) {
+      const fallback = this.#entries.get(key);
+      if (request.signal?.aborted || !fallback || Date.now() - fallback.fetchedAt > this.#options.maxStaleMs)
+        throw error;
+      this.#metrics.staleServes++;
+      return { content: fallback, cache: 'stale', error };
+    }
+  }
+
+  /** `notifications/resources/updated`: this URI changed. */
+  invalidateResource(server: string, uri: string): void {
+    let entries = 0;
+    for (const [key, flight] of this.#flights) {
+      if (keyServer(key) === server && keyUri(key) === uri) {
+        flight.storable = false;
+        this.#flights.delete(key);
+      }
+    }
+    for (const key of [...(this.#keysByServer.get(server) ?? [])]) {
+      if (keyUri(key) === uri && this.#entries.delete(key)) entries++;
+    }
+    this.#recordInvalidation({ server, uri, reason: 'resource updated', entries });
+  }
+
+  /** `notifications/resources/list_changed`: anything of this server may have changed. */
+  invalidateServer(server: string, reason = 'resource list changed'): void {
+    let entries = 0;
+    for (const [key, flight] of this.#flights) {
+      if (keyServer(key) === server) {
+        flight.storable = false;
+        this.#flights.delete(key);
+      }
+    }
+    for (const key of [...(this.#keysByServer.get(server) ?? [])]) {
+      if (this.#entries.delete(key)) entries++;
+    }
+    this.#recordInvalidation({ server, reason, entries });
+  }
+
+  /**
+   * The server's session closed: its notifications may have been missed, so nothing of it is
+   * served fresh again, but the copies stay for stale-on-error.
+   */
+  markServerStale(server: string): void {
+    const now = Date.now();
+    let entries = 0;
+    for (const key of this.#keysByServer.get(server) ?? []) {
+      const entry = this.#entries.get(key, { updateAgeOnGet: false });
+      if (entry && entry.staleSince === undefined) {
+        entry.staleSince = now;
+        entries++;
+      }
+    }
+    this.#recordInvalidation({ server, reason: 'session closed', entries });
+  }
+
+  get metrics(): CacheMetrics {
+    return {
+      ...this.#metrics,
+      entries: this.#entries.size,
+      bytesHeld: this.#entries.calculatedSize,
+      readsInFlight: this.#flights.size,
+    };
+  }
+
+  clear(): void {
+    this.#entries.clear();
+    for (const flight of this.#flights.values()) flight.storable = false;
+    this.#flights.clear();
+  }
+
+  // --- Internal helpers ---
+
+  #isFresh(entry: Entry): boolean {
+    return entry.staleSince === undefined && Date.now() - entry.fetchedAt < this.#options.ttlMs;
+  }
+
+  #startFlight(key: string, request: ReadRequest, read: () => Promise<ReadResourceResult>): Flight {
+    const started = performance.now();
+    const flight: Flight = {
+      storable: true,
+      promise: read().then((result) => {
+        const content = { ...measureContents(result), fetchedAt: Date.now() };
+        this.emit('resource-read', {
+          server: request.server,
+          uri: request.uri,
+          bytes: content.bytes,
+          durationMs: performance.now() - started,
+        });
+        if (flight.storable) this.#store(key, request.server, content);
+        return content;
+      }),
+    };
+    this.#flights.set(key, flight);
+    // Settled either way, a flight is over; only the flight that is still current is removed.
+    const land = () => {
+      if (this.#flights.get(key) === flight) this.#flights.delete(key);
+    };
+    flight.promise.then(land, land);
+    return flight;
+  }
+
+  #store(key: string, server: string, content: CachedContent): void {
+    if (content.bytes + entryOverheadBytes > this.#options.maxBytes / entryShare) {
+      this.#metrics.tooLargeToCache++;
+      return;
+    }
+    this.#entries.set(key, { ...content, server });
+    let keys = this.#keysByServer.get(server);
+    if (!keys) {
+      keys = new Set();
+      this.#keysByServer.set(server, keys);
+    }
+    keys.add(key);
+  }
+
+  #recordInvalidation(event: { server: string; uri?: string; reason: string; entries: number }): void {
+    this.#metrics.invalidations++;
+    this.emit('cache-invalidated', event);
+  }
+}
+
+// --- Module helpers ---
+
+const separator = '\u0000';
+
+function cacheKey(request: ReadRequest): string {
+  return [request.server, request.uri, request.principal ?? ''].join(separator);
+}
+
+function keyServer(key: string): string {
+  return key.slice(0, key.indexOf(separator));
+}
+
+function keyUri(key: string): string {
+  const start = key.indexOf(separator) + 1;
+  return key.slice(start, key.indexOf(separator, start));
+}

@@ -1,0 +1,23 @@
+import type { McpServerRegistry } from '../mcp/mcp-server-registry.js';
+import type { ContentCache } from './content-cache.js';
+
+/**
+ * Wires a registry's notifications to a cache (MCP spec, server/resources): `updated` drops
+ * that URI, `list_changed` drops everything of that server, a closed session marks that
+ * server's copies stale (its notifications may have been missed while it was down).
+ * Duplicates are harmless: dropping what is gone is a no-op. Returns the unwiring function.
+ */
+export function invalidateOnNotifications(servers: McpServerRegistry, cache: ContentCache): () => void {
+  const onUpdated = (event: { server: string; uri: string }) =>
+    cache.invalidateResource(event.server, event.uri);
+  const onListChanged = (event: { server: string }) => cache.invalidateServer(event.server);
+  const onClosed = (event: { server: string }) => cache.markServerStale(event.server);
+  servers.on('resource-updated', onUpdated);
+  servers.on('resources-list-changed', onListChanged);
+  servers.on('session-closed', onClosed);
+  return () => {
+    servers.off('resource-updated', onUpdated);
+    servers.off('resources-list-changed', onListChanged);
+    servers.off('session-closed', onClosed);
+  };
+}

@@ -1,0 +1,150 @@
+import type { McpServerRegistry } from '../mcp/mcp-server-registry.js';
+
+export interface PinnedTarget {
+  readonly server: string;
+  readonly uri: string;
+}
+
+export interface SubscriptionFailure {
+  readonly server: string;
+  readonly uri: string;
+  readonly error: unknown;
+}
+
+/**
+ * Keeps one `resources/subscribe` per (server, uri) that some pin uses, on servers that offer
+ * `resources.subscribe` (MCP spec, server/resources "Subscriptions"). Holders are pin scopes
+ * (a pipeline, a conversation): a URI is subscribed when its first holder appears and
+ * unsubscribed when its last one goes, and re-subscribed when its server's session reopens.
+ */
+export class PinSubscriptions {
+  readonly #servers: McpServerRegistry;
+  readonly #onFailure: (failure: SubscriptionFailure) => void;
+  /** scope → keys it holds. */
+  readonly #heldByScope = new Map<string, Set<string>>();
+  /** key → number of scopes holding it. */
+  readonly #holders = new Map<string, number>();
+  readonly #subscribed = new Set<string>();
+  readonly #subscribing = new Set<string>();
+  readonly #supportsSubscribe = new Map<string, Promise<boolean>>();
+  readonly #pending = new Set<Promise<void>>();
+  readonly #detach: () => void;
+
+  constructor(servers: McpServerRegistry, onFailure: (failure: SubscriptionFailure) => void = () => {}) {
+    this.#servers = servers;
+    this.#onFailure = onFailure;
+    const onOpened = (event: { server: string }) => this.#resubscribe(event.server);
+    const onClosed = (event: { server: string }) => {
+      // A new session may offer other capabilities, and holds no subscriptions of ours.
+      this.#supportsSubscribe.delete(event.server);
+      for (const key of this.#subscribed)
+        if (splitKey(key).server === event.server) this.#subscribed.delete(key);
+    };
+    servers.on('session-opened', onOpened);
+    servers.on('session-closed', onClosed);
+    this.#detach = () => {
+      servers.off('session-opened', onOpened);
+      servers.off('session-closed', onClosed);
+    };
+  }
+
+  /** Sets what one scope's pins are now; subscribes what is new, unsubscribes what nobody holds. */
+  reconcile(scope: string, targets: readonly PinnedTarget[]): void {
+    const next = new Set(targets.map((target) => joinKey(target.server, target.uri)));
+    const previous = this.#heldByScope.get(scope) ?? new Set<string>();
+    for (const key of next) if (!previous.has(key)) this.#retain(key);
+    for (const key of previous) if (!next.has(key)) this.#release(key);
+    if (next.size > 0) this.#heldByScope.set(scope, next);
+    else this.#heldByScope.delete(scope);
+  }
+
+  /** (server, uri) pairs currently subscribed. */
+  get subscribed(): PinnedTarget[] {
+    return [...this.#subscribed].map(splitKey);
+  }
+
+  /** Resolves when every subscribe/unsubscribe sent so far has been answered. */
+  async settled(): Promise<void> {
+    while (this.#pending.size > 0) await Promise.allSettled([...this.#pending]);
+  }
+
+  dispose(): void {
+    this.#detach();
+  }
+
+  // --- Internal helpers ---
+
+  #retain(key: string): void {
+    const count = (this.#holders.get(key) ?? 0) + 1;
+    this.#holders.set(key, count);
+    if (count === 1) this.#track(this.#subscribe(key));
+  }
+
+  #release(key: string): void {
+    const count = (this.#holders.get(key) ?? 0) - 1;
+    if (count > 0) {
+      this.#holders.set(key, count);
+      return;
+    }
+    this.#holders.delete(key);
+    if (this.#subscribed.delete(key)) {
+      const { server, uri } = splitKey(key);
+      this.#track(
+        this.#servers
+          .unsubscribeResource(server, uri)
+          .catch((error: unknown) => this.#onFailure({ server, uri, error })),
+      );
+    }
+  }
+
+  async #subscribe(key: string): Promise<void> {
+    const { server, uri } = splitKey(key);
+    if (this.#subscribing.has(key)) return;
+    this.#subscribing.add(key);
+    try {
+      if (!(await this.#offersSubscribe(server)) || this.#subscribed.has(key)) return;
+      await this.#servers.subscribeResource(server, uri);
+      // Released while the request was out: take it back.
+      if (!this.#holders.has(key)) await this.#servers.unsubscribeResource(server, uri);
+      else this.#subscribed.add(key);
+    } catch (error) {
+      this.#onFailure({ server, uri, error });
+    } finally {
+      this.#subscribing.delete(key);
+    }
+  }
+
+  #offersSubscribe(server: string): Promise<boolean> {
+    let answer = this.#supportsSubscribe.get(server);
+    if (!answer) {
+      answer = this.#servers.getServerCapabilities(server).then(
+        (capabilities) => capabilities?.resources?.subscribe === true,
+        () => false,
+      );
+      this.#supportsSubscribe.set(server, answer);
+    }
+    return answer;
+  }
+
+  #resubscribe(server: string): void {
+    for (const key of this.#holders.keys()) {
+      if (splitKey(key).server === server && !this.#subscribed.has(key)) this.#track(this.#subscribe(key));
+    }
+  }
+
+  #track(work: Promise<void>): void {
+    this.#pending.add(work);
+    void work.finally(() => this.#pending.delete(work));
+  }
+}
+
+// --- Module helpers ---
+
+function joinKey(server: string, uri: string): string {
+  return `${server}\u0000${uri}`;
+}
+
+function splitKey(key: string): PinnedTarget {
+  const index = key.indexOf('\u0000');
+  return { server: key.slice(0, index), uri: key.slice(index + 1) };
+}

@@ -1,0 +1,147 @@
+import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import { describe, expect, it } from 'vitest';
+import { ContentCache } from '../../src/cache/content-cache.js';
+
+const body = (text: string): ReadResourceResult => ({ contents: [{ uri: 'x://a', mimeType: 'text/plain', text }] });
+
+/** A read the test finishes by hand, to place invalidations inside it. */
+function deferredRead() {
+  let resolve: (result: ReadResourceResult) => void = () => {};
+  let reject: (error: unknown) => void = () => {};
+  const promise = new Promise<ReadResourceResult>((ok, fail) => {
+    resolve = ok;
+    reject = fail;
+  });
+  return { read: () => promise, resolve, reject };
+}
+
+const textOf = (result: ReadResourceResult) => (result.contents[0] as { text: string }).text;
+
+describe('ContentCache', () => {
+  it('serves a fresh copy as a hit and counts it', async () => {
+    const cache = new ContentCache();
+    let reads = 0;
+    const read = async () => body(`v${++reads}`);
+    const first = await cache.read({ server: 's', uri: 'x://a' }, read);
+    const second = await cache.read({ server: 's', uri: 'x://a' }, read);
+    expect([first.cache, second.cache]).toEqual(['miss', 'hit']);
+    expect(textOf(second.content.result)).toBe('v1');
+    expect(second.content.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(cache.metrics).toMatchObject({ hits: 1, misses: 1, entries: 1, readsInFlight: 0 });
+  });
+
+  it('single-flight: concurrent callers of one key share one read', async () => {
+    const cache = new ContentCache();
+    const pending = deferredRead();
+    let calls = 0;
+    const read = () => {
+      calls++;
+      return pending.read();
+    };
+    const waiters = Array.from({ length: 10 }, () => cache.read({ server: 's', uri: 'x://a' }, read));
+    expect(cache.metrics.readsInFlight).toBe(1);
+    pending.resolve(body('once'));
+    const results = await Promise.all(waiters);
+    expect(calls).toBe(1);
+    expect(results.map((result) => textOf(result.content.result))).toEqual(Array(10).fill('once'));
+  });
+
+  it('an invalidation during a read: waiting callers get their result, later callers read again, the old result is not kept', async () => {
+    const cache = new ContentCache();
+    const old = deferredRead();
+    const waiting = cache.read({ server: 's', uri: 'x://a' }, old.read);
+    cache.invalidateResource('s', 'x://a');
+    const later = cache.read({ server: 's', uri: 'x://a' }, async () => body('new'));
+    old.resolve(body('old'));
+    expect(textOf((await waiting).content.result)).toBe('old');
+    expect(textOf((await later).content.result)).toBe('new');
+    const after = await cache.read({ server: 's', uri: 'x://a' }, async () => body('unexpected'));
+    expect(after.cache).toBe('hit');
+    expect(textOf(after.content.result)).toBe('new');
+  });
+
+  it('a server-wide invalidation drops every entry of that server and no other', async () => {
+    const cache = new ContentCache();
+    await cache.read({ server: 's', uri: 'x://a' }, async () => body('a'));
+    await cache.read({ server: 's', uri: 'x://b' }, async () => body('b'));
+    await cache.read({ server: 't', uri: 'x://a' }, async () => body('t'));
+    const events: unknown[] = [];
+    cache.on('cache-invalidated', (event) => events.push(event));
+    cache.invalidateServer('s');
+    cache.invalidateServer('s');
+    expect(events).toEqual([
+      { server: 's', reason: 'resource list changed', entries: 2 },
+      { server: 's', reason: 'resource list changed', entries: 0 },
+    ]);
+    expect((await cache.read({ server: 't', uri: 'x://a' }, async () => body('x'))).cache).toBe('hit');
+    expect((await cache.read({ server: 's', uri: 'x://a' }, async () => body('x'))).cache).toBe('miss');
+  });
+
+  it('stale-on-error: a failing read is answered with a copy younger than maxStaleMs, and the error', async () => {
+    const cache = new ContentCache({ ttlMs: 0, maxStaleMs: 60_000 });
+    await cache.read({ server: 's', uri: 'x://a' }, async () => body('kept'));
+    const failure = new Error('server down');
+    const result = await cache.read({ server: 's', uri: 'x://a' }, async () => Promise.reject(failure));
+    expect(result).toMatchObject({ cache: 'stale', error: failure });
+    expect(textOf(result.content.result)).toBe('kept');
+    expect(cache.metrics.staleServes).toBe(1);
+  });
+
+  it('without a young enough copy, a failing read stays a failure', async () => {
+    const cache = new ContentCache({ ttlMs: 0, maxStaleMs: 0 });
+    await cache.read({ server: 's', uri: 'x://a' }, async () => body('old'));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await expect(cache.read({ server: 's', uri: 'x://a' }, async () => Promise.reject(new Error('down')))).rejects.toThrow(
+      'down',
+    );
+  });
+
+  it('a closed session marks copies stale: re-read, but still there on error', async () => {
+    const cache = new ContentCache();
+    await cache.read({ server: 's', uri: 'x://a' }, async () => body('before'));
+    cache.markServerStale('s');
+    const again = await cache.read({ server: 's', uri: 'x://a' }, async () => Promise.reject(new Error('down')));
+    expect(again.cache).toBe('stale');
+  });
+
+  it('bypass reads from the server and refreshes the copy; the key includes the principal', async () => {
+    const cache = new ContentCache();
+    await cache.read({ server: 's', uri: 'x://a' }, async () => body('v1'));
+    const bypassed = await cache.read({ server: 's', uri: 'x://a', bypass: true }, async () => body('v2'));
+    expect(bypassed.cache).toBe('bypass');
+    expect(textOf((await cache.read({ server: 's', uri: 'x://a' }, async () => body('v3'))).content.result)).toBe('v2');
+    expect((await cache.read({ server: 's', uri: 'x://a', principal: 'alice' }, async () => body('alice'))).cache).toBe(
+      'miss',
+    );
+  });
+
+  it('stays within maxBytes, evicting the least recently used, and never keeps an entry above a quarter of it', async () => {
+    const cache = new ContentCache({ maxBytes: 64 * 1024 });
+    for (let index = 0; index < 100; index++) {
+      await cache.read({ server: 's', uri: `x://${index}` }, async () => body('x'.repeat(4000)));
+    }
+    expect(cache.metrics.bytesHeld).toBeLessThanOrEqual(64 * 1024);
+    expect(cache.metrics.evictions).toBeGreaterThan(80);
+    await cache.read({ server: 's', uri: 'x://huge' }, async () => body('x'.repeat(20_000)));
+    expect(cache.metrics.tooLargeToCache).toBe(1);
+    expect((await cache.read({ server: 's', uri: 'x://huge' }, async () => body('again'))).cache).toBe('miss');
+  });
+
+  it('a caller that gives up does not cancel the shared read for the others', async () => {
+    const cache = new ContentCache();
+    const pending = deferredRead();
+    const controller = new AbortController();
+    const impatient = cache.read({ server: 's', uri: 'x://a', signal: controller.signal }, pending.read);
+    const patient = cache.read({ server: 's', uri: 'x://a' }, pending.read);
+    controller.abort(new Error('deadline'));
+    await expect(impatient).rejects.toThrow('deadline');
+    pending.resolve(body('done'));
+    expect(textOf((await patient).content.result)).toBe('done');
+  });
+
+  it('refuses bad options naming the field', () => {
+    expect(() => new ContentCache({ maxBytes: -1 })).toThrow(
+      expect.objectContaining({ code: 'INVALID_OPTION', field: 'cache.maxBytes' }),
+    );
+  });
+});
