@@ -2,7 +2,9 @@ import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { ContentCache } from '../../src/cache/content-cache.js';
 
-const body = (text: string): ReadResourceResult => ({ contents: [{ uri: 'x://a', mimeType: 'text/plain', text }] });
+const body = (text: string): ReadResourceResult => ({
+  contents: [{ uri: 'x://a', mimeType: 'text/plain', text }],
+});
 
 /** A read the test finishes by hand, to place invalidations inside it. */
 function deferredRead() {
@@ -91,16 +93,18 @@ describe('ContentCache', () => {
     const cache = new ContentCache({ ttlMs: 0, maxStaleMs: 0 });
     await cache.read({ server: 's', uri: 'x://a' }, async () => body('old'));
     await new Promise((resolve) => setTimeout(resolve, 5));
-    await expect(cache.read({ server: 's', uri: 'x://a' }, async () => Promise.reject(new Error('down')))).rejects.toThrow(
-      'down',
-    );
+    await expect(
+      cache.read({ server: 's', uri: 'x://a' }, async () => Promise.reject(new Error('down'))),
+    ).rejects.toThrow('down');
   });
 
   it('a closed session marks copies stale: re-read, but still there on error', async () => {
     const cache = new ContentCache();
     await cache.read({ server: 's', uri: 'x://a' }, async () => body('before'));
     cache.markServerStale('s');
-    const again = await cache.read({ server: 's', uri: 'x://a' }, async () => Promise.reject(new Error('down')));
+    const again = await cache.read({ server: 's', uri: 'x://a' }, async () =>
+      Promise.reject(new Error('down')),
+    );
     expect(again.cache).toBe('stale');
   });
 
@@ -109,10 +113,12 @@ describe('ContentCache', () => {
     await cache.read({ server: 's', uri: 'x://a' }, async () => body('v1'));
     const bypassed = await cache.read({ server: 's', uri: 'x://a', bypass: true }, async () => body('v2'));
     expect(bypassed.cache).toBe('bypass');
-    expect(textOf((await cache.read({ server: 's', uri: 'x://a' }, async () => body('v3'))).content.result)).toBe('v2');
-    expect((await cache.read({ server: 's', uri: 'x://a', principal: 'alice' }, async () => body('alice'))).cache).toBe(
-      'miss',
-    );
+    expect(
+      textOf((await cache.read({ server: 's', uri: 'x://a' }, async () => body('v3'))).content.result),
+    ).toBe('v2');
+    expect(
+      (await cache.read({ server: 's', uri: 'x://a', principal: 'alice' }, async () => body('alice'))).cache,
+    ).toBe('miss');
   });
 
   it('stays within maxBytes, evicting the least recently used, and never keeps an entry above a quarter of it', async () => {
@@ -124,7 +130,9 @@ describe('ContentCache', () => {
     expect(cache.metrics.evictions).toBeGreaterThan(80);
     await cache.read({ server: 's', uri: 'x://huge' }, async () => body('x'.repeat(20_000)));
     expect(cache.metrics.tooLargeToCache).toBe(1);
-    expect((await cache.read({ server: 's', uri: 'x://huge' }, async () => body('again'))).cache).toBe('miss');
+    expect((await cache.read({ server: 's', uri: 'x://huge' }, async () => body('again'))).cache).toBe(
+      'miss',
+    );
   });
 
   it('a caller that gives up does not cancel the shared read for the others', async () => {

@@ -7,14 +7,18 @@ const entry = (trace: InjectionTrace, uri: string) => trace.entries.find((item) 
 
 describe('provider caching', () => {
   it('100 concurrent turns of different conversations sharing 20 pinned resources cause exactly 20 reads', async () => {
-    const { attachments, provider, fixture } = await startProviderHarness('memory', { fixture: { extraResources: 20 } });
+    const { attachments, provider, fixture } = await startProviderHarness('memory', {
+      fixture: { extraResources: 20 },
+    });
     for (let index = 1; index <= 20; index++) {
       const uri = `gitnexus://note/${String(index).padStart(3, '0')}`;
       await attachments.pin({ scope: { pipelineId: 'support' }, server: 'gitnexus', uri });
     }
     const traces = await Promise.all(
       Array.from({ length: 100 }, (_, index) =>
-        provider.provide({ pipelineId: 'support', conversationId: `c-${index}` }).then((result) => result.trace),
+        provider
+          .provide({ pipelineId: 'support', conversationId: `c-${index}` })
+          .then((result) => result.trace),
       ),
     );
     expect(fixture.readCount()).toBe(20);
@@ -48,7 +52,9 @@ describe('provider caching', () => {
 
   it('stale-on-error: with the server stopped, the cached copy is injected as stale with the error', async () => {
     // Nothing is fresh (ttlMs 0), so the second turn must try the stopped server.
-    const { attachments, provider, fixture } = await startProviderHarness('http', { provider: { cache: { ttlMs: 0 } } });
+    const { attachments, provider, fixture } = await startProviderHarness('http', {
+      provider: { cache: { ttlMs: 0 } },
+    });
     await attachments.pin({ scope: { pipelineId: 'support' }, server: 'gitnexus', uri: 'gitnexus://repos' });
     const first = await provider.provide({ pipelineId: 'support' });
     await fixture.close();
@@ -63,7 +69,9 @@ describe('provider caching', () => {
   });
 
   it('without a cache every turn reads from the server', async () => {
-    const { attachments, provider, fixture } = await startProviderHarness('memory', { provider: { cache: false } });
+    const { attachments, provider, fixture } = await startProviderHarness('memory', {
+      provider: { cache: false },
+    });
     await attachments.pin({ scope: { pipelineId: 'support' }, server: 'gitnexus', uri: 'gitnexus://repos' });
     await provider.provide({ pipelineId: 'support' });
     const second = await provider.provide({ pipelineId: 'support' });
@@ -75,9 +83,15 @@ describe('provider caching', () => {
 
 describe.each<TransportKind>(['memory', 'http'])('freshness over %s', (transport) => {
   it('updated: the next turn re-reads exactly the resource that changed', async () => {
-    const { attachments, provider, fixture } = await startProviderHarness(transport, { fixture: { subscribe: true } });
+    const { attachments, provider, fixture } = await startProviderHarness(transport, {
+      fixture: { subscribe: true },
+    });
     await attachments.pin({ scope: { pipelineId: 'support' }, server: 'gitnexus', uri: 'gitnexus://repos' });
-    await attachments.pin({ scope: { pipelineId: 'support' }, server: 'gitnexus', uri: 'gitnexus://repo/acme-shop/schema' });
+    await attachments.pin({
+      scope: { pipelineId: 'support' },
+      server: 'gitnexus',
+      uri: 'gitnexus://repo/acme-shop/schema',
+    });
     const first = await provider.provide({ pipelineId: 'support', conversationId: 'c-1' });
     await provider.subscriptionsSettled();
     expect(provider.subscriptions.map((item) => item.uri).sort()).toEqual([
@@ -86,15 +100,25 @@ describe.each<TransportKind>(['memory', 'http'])('freshness over %s', (transport
     ]);
     const invalidated = new Promise((resolve) => provider.once('cache-invalidated', resolve));
     await fixture.reindex();
-    expect(await invalidated).toEqual({ server: 'gitnexus', uri: 'gitnexus://repos', reason: 'resource updated', entries: 1 });
+    expect(await invalidated).toEqual({
+      server: 'gitnexus',
+      uri: 'gitnexus://repos',
+      reason: 'resource updated',
+      entries: 1,
+    });
 
     const second = await provider.provide({ pipelineId: 'support', conversationId: 'c-1' });
     expect(fixture.readCount('gitnexus://repos')).toBe(2);
     expect(fixture.readCount('gitnexus://repo/acme-shop/schema')).toBe(1);
     expect(entry(second.trace, 'gitnexus://repos')).toMatchObject({ cache: 'miss', change: 'changed' });
-    expect(entry(second.trace, 'gitnexus://repo/acme-shop/schema')).toMatchObject({ cache: 'hit', change: 'unchanged' });
+    expect(entry(second.trace, 'gitnexus://repo/acme-shop/schema')).toMatchObject({
+      cache: 'hit',
+      change: 'unchanged',
+    });
     expect(entry(first.trace, 'gitnexus://repos')?.change).toBe('new');
-    expect(entry(second.trace, 'gitnexus://repos')?.sha256).not.toBe(entry(first.trace, 'gitnexus://repos')?.sha256);
+    expect(entry(second.trace, 'gitnexus://repos')?.sha256).not.toBe(
+      entry(first.trace, 'gitnexus://repos')?.sha256,
+    );
   });
 
   it('list_changed: the next turn re-reads that server, and no other', async () => {
@@ -124,8 +148,16 @@ describe.each<TransportKind>(['memory', 'http'])('freshness over %s', (transport
 
   it('subscriptions are shared across scopes and dropped with the last pin', async () => {
     const { attachments, provider } = await startProviderHarness(transport, { fixture: { subscribe: true } });
-    const pipelinePin = await attachments.pin({ scope: { pipelineId: 'support' }, server: 'gitnexus', uri: 'gitnexus://repos' });
-    const conversationPin = await attachments.pin({ scope: { conversationId: 'c-9' }, server: 'gitnexus', uri: 'gitnexus://repos' });
+    const pipelinePin = await attachments.pin({
+      scope: { pipelineId: 'support' },
+      server: 'gitnexus',
+      uri: 'gitnexus://repos',
+    });
+    const conversationPin = await attachments.pin({
+      scope: { conversationId: 'c-9' },
+      server: 'gitnexus',
+      uri: 'gitnexus://repos',
+    });
     await provider.provide({ pipelineId: 'support', conversationId: 'c-9' });
     await provider.subscriptionsSettled();
     expect(provider.subscriptions).toEqual([{ server: 'gitnexus', uri: 'gitnexus://repos' }]);
