@@ -2,6 +2,10 @@ const marker = Symbol.for('mcp-resource-context.error');
 
 /** Every failure this library reports carries one of these codes. */
 export type ContextErrorCode =
+  | 'STORE_CORRUPT'
+  | 'STORE_FOREIGN'
+  | 'STORE_CLOSED'
+  | 'STORE_UNAVAILABLE'
   | 'INVALID_OPTION'
   | 'INVALID_ATTACHMENT'
   | 'INVALID_URI'
@@ -19,7 +23,15 @@ export type ContextErrorCode =
   | 'POLICY_DENIED'
   | 'UNSUPPORTED_CONTENT'
   | 'LIMIT_EXCEEDED'
-  | 'PAGINATION_LOOP';
+  | 'PAGINATION_LOOP'
+  | 'INTERNAL_ERROR'
+  | 'INVALID_PROMPT_COMMAND'
+  | 'ENDPOINT_DENIED'
+  | 'PROMPT_ARGUMENT_MISSING'
+  | 'CREDENTIAL_MISSING'
+  | 'CREDENTIAL_FILE_INVALID'
+  | 'INVALID_TOOL_ARGUMENT'
+  | 'UNKNOWN_TOOL';
 
 export interface ContextErrorDetails {
   /** The option, field or argument that was wrong. */

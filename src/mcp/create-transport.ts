@@ -1,11 +1,13 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { TransportAuth } from '../credentials/resolve-transport-auth.js';
 import type { McpServerConfig } from './server-config.js';
 
 /**
  * Builds the SDK transport for one server config. The stdio transport is imported lazily so
- * that the library's root entry never pulls in `child_process`.
+ * that the library's root entry never pulls in `child_process`. A remote server's resolved
+ * credentials (`auth`) arrive as headers, an OAuth provider or a client-certificate fetch.
  */
-export async function createTransport(config: McpServerConfig): Promise<Transport> {
+export async function createTransport(config: McpServerConfig, auth?: TransportAuth): Promise<Transport> {
   if ('createTransport' in config) return config.createTransport();
   if ('command' in config) {
     const { StdioClientTransport, getDefaultEnvironment } = await import(
@@ -24,10 +26,18 @@ export async function createTransport(config: McpServerConfig): Promise<Transpor
     const { StreamableHTTPClientTransport } = await import(
       '@modelcontextprotocol/sdk/client/streamableHttp.js'
     );
-    return new StreamableHTTPClientTransport(new URL(config.url), {
-      requestInit: { headers: config.headers },
-    });
+    return new StreamableHTTPClientTransport(new URL(config.url), remoteOptions(config, auth));
   }
   const { SSEClientTransport } = await import('@modelcontextprotocol/sdk/client/sse.js');
-  return new SSEClientTransport(new URL(config.url), { requestInit: { headers: config.headers } });
+  return new SSEClientTransport(new URL(config.url), remoteOptions(config, auth));
+}
+
+// --- Internal helpers ---
+
+function remoteOptions(config: Extract<McpServerConfig, { url: string }>, auth: TransportAuth | undefined) {
+  return {
+    requestInit: { headers: auth?.headers ?? config.headers },
+    ...(auth?.authProvider !== undefined && { authProvider: auth.authProvider }),
+    ...(auth?.fetch !== undefined && { fetch: auth.fetch }),
+  };
 }

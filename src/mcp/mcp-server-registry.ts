@@ -1,45 +1,53 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type {
+  CallToolResult,
   GetPromptResult,
   Prompt,
-  ReadResourceResult,
   Resource,
   ResourceTemplate,
   ServerCapabilities,
+  Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { EventEmitter } from 'eventemitter3';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { AuditLog, type AuditMeasure, type AuditSubject, actorOf } from '../audit/audit-log.js';
+import {
+  contentBytes,
+  countItems,
+  namesOf,
+  nothing,
+  resultBytes,
+  validActor,
+} from '../audit/audit-measures.js';
 import { ContextError } from '../errors.js';
 import { parseOptions } from '../options/parse-options.js';
+import { callOnSession, type SessionRequest } from './call-on-session.js';
+import { type CappedReadResult, capReadResult } from './cap-read-result.js';
 import { collectPages } from './collect-pages.js';
 import { detectErrorBody } from './detect-error-body.js';
-import { raceAbort } from './race-abort.js';
-import { mcpServersSchema } from './server-config.js';
+import {
+  type CallOptions,
+  callOptionsSchema,
+  type ListOptions,
+  listOptionsSchema,
+  nameSchema,
+  promptArgumentsSchema,
+  type ReadOptions,
+  readOptionsSchema,
+  toolArgumentsSchema,
+  uriSchema,
+} from './operation-schemas.js';
+import { PromptCatalog } from './prompt-catalog.js';
+import {
+  type McpServerRegistryOptions,
+  type ResolvedRegistryOptions,
+  registryOptionsSchema,
+} from './registry-options.js';
 import { type ConnectionEvent, ServerConnection } from './server-connection.js';
-import { toContextError } from './to-context-error.js';
+import type { ServerStatus } from './server-status.js';
 
-const registryOptionsSchema = z.object({
-  mcpServers: mcpServersSchema,
-  /** Default per-request timeout, in milliseconds. */
-  requestTimeoutMs: z.number().int().positive().default(30_000),
-  /** Caps for `{ all: true }` listings. */
-  maxPages: z.number().int().positive().default(100),
-  maxItems: z.number().int().positive().default(10_000),
-});
-
-export type McpServerRegistryOptions = z.input<typeof registryOptionsSchema>;
-
-export interface CallOptions {
-  readonly signal?: AbortSignal;
-  readonly timeoutMs?: number;
-}
-
-export interface ListOptions extends CallOptions {
-  /** Continue a listing where the server's `nextCursor` left off. */
-  readonly cursor?: string;
-  /** Follow every cursor (bounded by `maxPages` and `maxItems`). */
-  readonly all?: boolean;
-}
+export type { CallOptions, ListOptions, ReadOptions } from './operation-schemas.js';
+export type { McpServerRegistryOptions } from './registry-options.js';
 
 /** Events by name, each with the facts of one `ConnectionEvent`. */
 export type RegistryEvents = {
@@ -47,22 +55,44 @@ export type RegistryEvents = {
 };
 
 /**
- * The MCP servers a host talks to, by name: one lazily opened session each, and the typed
- * operations on them. This is the operator's view; a pipeline's view goes through its
- * access-policy binding.
+ * The MCP servers a host talks to, by name: one lazily opened session each (reopened with
+ * backoff when it closes), and the typed operations on them. This is the operator's view; a
+ * pipeline's view goes through its access-policy binding (`AccessPolicy.bind`).
  */
 export class McpServerRegistry extends EventEmitter<RegistryEvents> {
-  readonly #options: z.output<typeof registryOptionsSchema>;
+  readonly #options: ResolvedRegistryOptions;
   readonly #connections = new Map<string, ServerConnection>();
+  // Listing for an argument check is part of the getPrompt it serves: audited as that, not alone.
+  readonly #prompts = new PromptCatalog((server) => this.#listPrompts(server, { all: true }));
+  readonly #audit: AuditLog | undefined;
 
   constructor(options: McpServerRegistryOptions) {
     super();
     this.#options = parseOptions(registryOptionsSchema, options, 'options');
+    const sinks = this.#options.audit === undefined ? [] : [this.#options.audit].flat();
+    this.#audit =
+      sinks.length === 0
+        ? undefined
+        : new AuditLog(
+            sinks,
+            this.#options.onAuditError ??
+              ((error) => process.emitWarning(`an audit sink failed: ${String(error)}`, 'AuditWarning')),
+          );
     const notify = (event: ConnectionEvent) => {
+      if (event.type !== 'resources-list-changed' && event.type !== 'resource-updated') {
+        this.#prompts.forget(event.server);
+      }
       (this.emit as (type: string, event: ConnectionEvent) => boolean)(event.type, event);
     };
     for (const [name, config] of Object.entries(this.#options.mcpServers)) {
-      this.#connections.set(name, new ServerConnection(name, config, notify));
+      const connection = new ServerConnection(name, config, {
+        reconnect: this.#options.reconnect,
+        endpointPolicy: this.#options.endpointPolicy,
+        connectTimeoutMs: this.#options.requestTimeoutMs,
+        notify,
+        ...(this.#options.credentials !== undefined && { credentials: this.#options.credentials }),
+      });
+      this.#connections.set(name, connection);
     }
   }
 
@@ -75,60 +105,103 @@ export class McpServerRegistry extends EventEmitter<RegistryEvents> {
     return this.#connections.has(server);
   }
 
+  /** State, last error, last use, server info, capabilities, instructions and counts. */
+  status(server: string): ServerStatus {
+    return this.#connection(server).status();
+  }
+
+  statuses(): ServerStatus[] {
+    return [...this.#connections.values()].map((connection) => connection.status());
+  }
+
   async listResources(
     server: string,
     options: ListOptions = {},
   ): Promise<{ resources: Resource[]; nextCursor?: string }> {
-    const pages = await this.#list(server, 'resources/list', options, (client, cursor, request) =>
-      client.listResources(cursor ? { cursor } : undefined, request).then((result) => ({
-        items: result.resources,
-        nextCursor: result.nextCursor,
-      })),
+    return this.#audited(
+      { server, operation: 'resources/list' },
+      options,
+      countItems('resources'),
+      async () => {
+        const { items, nextCursor } = await this.#list(
+          server,
+          'resources/list',
+          options,
+          (client, cursor, request) =>
+            client.listResources(cursor ? { cursor } : undefined, request).then((result) => ({
+              items: result.resources,
+              nextCursor: result.nextCursor,
+            })),
+        );
+        return { resources: items, ...(nextCursor !== undefined && { nextCursor }) };
+      },
     );
-    return {
-      resources: pages.items,
-      ...(pages.nextCursor !== undefined && { nextCursor: pages.nextCursor }),
-    };
   }
 
   async listResourceTemplates(
     server: string,
     options: ListOptions = {},
   ): Promise<{ resourceTemplates: ResourceTemplate[]; nextCursor?: string }> {
-    const pages = await this.#list(server, 'resources/templates/list', options, (client, cursor, request) =>
-      client.listResourceTemplates(cursor ? { cursor } : undefined, request).then((result) => ({
-        items: result.resourceTemplates,
-        nextCursor: result.nextCursor,
-      })),
-    );
-    return {
-      resourceTemplates: pages.items,
-      ...(pages.nextCursor !== undefined && { nextCursor: pages.nextCursor }),
-    };
+    const subject = { server, operation: 'resources/templates/list' };
+    return this.#audited(subject, options, countItems('resourceTemplates'), async () => {
+      const { items, nextCursor } = await this.#list(
+        server,
+        'resources/templates/list',
+        options,
+        (client, cursor, request) =>
+          client.listResourceTemplates(cursor ? { cursor } : undefined, request).then((result) => ({
+            items: result.resourceTemplates,
+            nextCursor: result.nextCursor,
+          })),
+      );
+      return { resourceTemplates: items, ...(nextCursor !== undefined && { nextCursor }) };
+    });
   }
 
   async listPrompts(
     server: string,
     options: ListOptions = {},
   ): Promise<{ prompts: Prompt[]; nextCursor?: string }> {
-    const pages = await this.#list(server, 'prompts/list', options, (client, cursor, request) =>
-      client.listPrompts(cursor ? { cursor } : undefined, request).then((result) => ({
-        items: result.prompts,
-        nextCursor: result.nextCursor,
-      })),
-    );
-    return { prompts: pages.items, ...(pages.nextCursor !== undefined && { nextCursor: pages.nextCursor }) };
+    const subject = { server, operation: 'prompts/list' };
+    return this.#audited(subject, options, countItems('prompts'), () => this.#listPrompts(server, options));
+  }
+
+  async listTools(
+    server: string,
+    options: ListOptions = {},
+  ): Promise<{ tools: Tool[]; nextCursor?: string }> {
+    return this.#audited({ server, operation: 'tools/list' }, options, countItems('tools'), async () => {
+      const { items, nextCursor } = await this.#list(
+        server,
+        'tools/list',
+        options,
+        (client, cursor, request) =>
+          client.listTools(cursor ? { cursor } : undefined, request).then((result) => ({
+            items: result.tools,
+            nextCursor: result.nextCursor,
+          })),
+      );
+      return { tools: items, ...(nextCursor !== undefined && { nextCursor }) };
+    });
   }
 
   /**
-   * Reads one resource. The URI is opaque: it goes to this server's session and nowhere else.
-   * A server that reports failure as a `text/plain` "Error: …" body gets RESOURCE_ERROR_BODY
-   * (unless its config sets `plainTextErrors: false`).
+   * Reads one resource, every content item kept as the server sent it, at most `maxBytes` of
+   * content (cuts reported in `truncation`). The URI is opaque: it goes to this server's
+   * session and nowhere else. A server that reports failure as a `text/plain` "Error: …"
+   * body gets RESOURCE_ERROR_BODY (unless its config sets `plainTextErrors: false`).
    */
-  async readResource(server: string, uri: string, options: CallOptions = {}): Promise<ReadResourceResult> {
+  async readResource(server: string, uri: string, options: ReadOptions = {}): Promise<CappedReadResult> {
+    const subject = { server, operation: 'resources/read', uri: String(uri) };
+    return this.#audited(subject, options, contentBytes, () => this.#readResource(server, uri, options));
+  }
+
+  async #readResource(server: string, uri: string, options: ReadOptions): Promise<CappedReadResult> {
+    const parsedUri = parseOptions(uriSchema, uri, 'uri');
+    const parsed = parseOptions(readOptionsSchema, options, 'options');
     const connection = this.#connection(server);
-    const result = await this.#call(server, 'resources/read', options, (client, request) =>
-      client.readResource({ uri }, request),
+    const result = await this.#call(server, 'resources/read', parsed, (client, request) =>
+      client.readResource({ uri: parsedUri }, request),
     );
     const errorBody = connection.config.plainTextErrors ? detectErrorBody(result) : undefined;
     if (errorBody !== undefined) {
@@ -141,31 +214,79 @@ export class McpServerRegistry extends EventEmitter<RegistryEvents> {
         },
       );
     }
-    return result;
+    return capReadResult(result, parsed.maxBytes ?? this.#options.maxReadBytes);
   }
 
+  /**
+   * Gets a prompt with its messages and roles as the server sent them. Arguments the
+   * prompt's listing marks required are checked first (PROMPT_ARGUMENT_MISSING), so a
+   * missing one never reaches the server.
+   */
   async getPrompt(
     server: string,
     name: string,
     args: Record<string, string> = {},
     options: CallOptions = {},
   ): Promise<GetPromptResult> {
-    return this.#call(server, 'prompts/get', options, (client, request) =>
-      client.getPrompt({ name, arguments: args }, request),
-    );
+    const subject = { server, operation: 'prompts/get', prompt: String(name), argumentNames: namesOf(args) };
+    return this.#audited(subject, options, resultBytes, async () => {
+      const promptName = parseOptions(nameSchema, name, 'name');
+      const promptArguments = parseOptions(promptArgumentsSchema, args, 'arguments');
+      const parsed = parseOptions(callOptionsSchema, options, 'options');
+      this.#connection(server);
+      await this.#prompts.checkArguments(server, promptName, promptArguments);
+      return this.#call(server, 'prompts/get', parsed, (client, request) =>
+        client.getPrompt({ name: promptName, arguments: promptArguments }, request),
+      );
+    });
+  }
+
+  /** Calls a tool. A tool's own failure (`isError: true`) is its result, not an exception. */
+  async callTool(
+    server: string,
+    name: string,
+    args: Record<string, unknown> = {},
+    options: CallOptions = {},
+  ): Promise<CallToolResult> {
+    const subject = { server, operation: 'tools/call', tool: String(name), argumentNames: namesOf(args) };
+    return this.#audited(subject, options, resultBytes, async () => {
+      const toolName = parseOptions(nameSchema, name, 'name');
+      const toolArguments = parseOptions(toolArgumentsSchema, args, 'arguments');
+      const parsed = parseOptions(callOptionsSchema, options, 'options');
+      return this.#call(server, 'tools/call', parsed, (client, request) =>
+        client.callTool({ name: toolName, arguments: toolArguments }, undefined, request),
+      ) as Promise<CallToolResult>;
+    });
   }
 
   /** Asks the server for `notifications/resources/updated` on this URI (needs `resources.subscribe`). */
   async subscribeResource(server: string, uri: string, options: CallOptions = {}): Promise<void> {
-    await this.#call(server, 'resources/subscribe', options, (client, request) =>
-      client.subscribeResource({ uri }, request),
+    await this.#audited({ server, operation: 'resources/subscribe', uri }, options, nothing, () =>
+      this.#call(server, 'resources/subscribe', options, (client, request) =>
+        client.subscribeResource({ uri }, request),
+      ),
     );
   }
 
   async unsubscribeResource(server: string, uri: string, options: CallOptions = {}): Promise<void> {
-    await this.#call(server, 'resources/unsubscribe', options, (client, request) =>
-      client.unsubscribeResource({ uri }, request),
+    await this.#audited({ server, operation: 'resources/unsubscribe', uri }, options, nothing, () =>
+      this.#call(server, 'resources/unsubscribe', options, (client, request) =>
+        client.unsubscribeResource({ uri }, request),
+      ),
     );
+  }
+
+  /**
+   * Audits an operation the access policy refused before anything was sent (`PolicyBoundServers`
+   * calls this); a registry without audit sinks ignores it.
+   */
+  recordDenied(actor: NonNullable<CallOptions['actor']>, subject: Omit<AuditSubject, 'actor'>): void {
+    this.#audit?.denied({ ...subject, actor: actorOf(actor) });
+  }
+
+  /** Resolves when every audit record written so far has reached its sinks. */
+  async flushAudit(): Promise<void> {
+    await this.#audit?.flush();
   }
 
   /** The capabilities the server announced (connects if needed). */
@@ -178,13 +299,52 @@ export class McpServerRegistry extends EventEmitter<RegistryEvents> {
     return this.#call(server, 'initialize', {}, async (client) => client.getInstructions());
   }
 
-  /** Closes every session; the registry cannot be used afterwards. */
+  /** Closes every session and stops reconnecting; the registry cannot be used afterwards. */
   async close(): Promise<void> {
     await Promise.all([...this.#connections.values()].map((connection) => connection.close()));
     this.removeAllListeners();
   }
 
   // --- Internal helpers ---
+
+  /**
+   * Every public operation runs through here: one audit record with the caller's actor (the
+   * operator unless `options.actor` names a pipeline), and no credential in any error that leaves.
+   */
+  #audited<T>(
+    subject: Omit<AuditSubject, 'actor'>,
+    options: CallOptions,
+    measure: (result: T) => AuditMeasure,
+    run: () => Promise<T>,
+  ): Promise<T> {
+    const guarded = async () => {
+      try {
+        return await run();
+      } catch (error) {
+        throw this.#connections.get(subject.server)?.redactError(error) ?? error;
+      }
+    };
+    if (!this.#audit) return guarded();
+    const actor = actorOf(validActor(options));
+    return this.#audit.record({ ...subject, actor }, guarded, measure);
+  }
+
+  async #listPrompts(
+    server: string,
+    options: ListOptions,
+  ): Promise<{ prompts: Prompt[]; nextCursor?: string }> {
+    const { items, nextCursor } = await this.#list(
+      server,
+      'prompts/list',
+      options,
+      (client, cursor, request) =>
+        client.listPrompts(cursor ? { cursor } : undefined, request).then((result) => ({
+          items: result.prompts,
+          nextCursor: result.nextCursor,
+        })),
+    );
+    return { prompts: items, ...(nextCursor !== undefined && { nextCursor }) };
+  }
 
   #connection(server: string): ServerConnection {
     const connection = this.#connections.get(server);
@@ -198,22 +358,15 @@ export class McpServerRegistry extends EventEmitter<RegistryEvents> {
     return connection;
   }
 
-  async #call<T>(
+  #call<T>(
     server: string,
     operation: string,
-    options: CallOptions,
-    run: (client: Client, request: { signal?: AbortSignal; timeout: number }) => Promise<T>,
+    options: z.output<typeof callOptionsSchema>,
+    run: (client: Client, request: SessionRequest) => Promise<T>,
   ): Promise<T> {
     const connection = this.#connection(server);
     const timeout = options.timeoutMs ?? connection.config.requestTimeoutMs ?? this.#options.requestTimeoutMs;
-    try {
-      options.signal?.throwIfAborted();
-      // Connecting is not abortable in the SDK: race it, so a hung server cannot outlive the caller.
-      const client = await raceAbort(connection.client(), options.signal);
-      return await run(client, { signal: options.signal, timeout });
-    } catch (error) {
-      throw toContextError(error, { server, operation, signal: options.signal });
-    }
+    return callOnSession(connection, operation, { signal: options.signal, timeout }, run);
   }
 
   async #list<T>(
@@ -223,18 +376,31 @@ export class McpServerRegistry extends EventEmitter<RegistryEvents> {
     fetchPage: (
       client: Client,
       cursor: string | undefined,
-      request: { signal?: AbortSignal; timeout: number },
+      request: SessionRequest,
     ) => Promise<{ items: T[]; nextCursor?: string }>,
   ): Promise<{ items: T[]; nextCursor?: string }> {
+    const parsed = parseOptions(listOptionsSchema, options, 'options');
     const page = (cursor: string | undefined) =>
-      this.#call(server, operation, options, (client, request) => fetchPage(client, cursor, request));
-    if (!options.all) return page(options.cursor);
-    const items = await collectPages(page, {
-      server,
-      operation,
-      maxPages: this.#options.maxPages,
-      maxItems: this.#options.maxItems,
-    });
-    return { items };
+      this.#call(server, operation, parsed, (client, request) => fetchPage(client, cursor, request));
+    let result: { items: T[]; nextCursor?: string };
+    if (parsed.all) {
+      const items = await collectPages(page, {
+        server,
+        operation,
+        maxPages: this.#options.maxPages,
+        maxItems: this.#options.maxItems,
+      });
+      result = { items };
+    } else {
+      result = await page(parsed.cursor);
+    }
+    // A count is known only for a complete listing.
+    if (parsed.cursor === undefined && result.nextCursor === undefined) {
+      const count = result.items.length;
+      if (operation === 'resources/list')
+        this.#connection(server).statusRecord.update({ resourceCount: count });
+      if (operation === 'prompts/list') this.#connection(server).statusRecord.update({ promptCount: count });
+    }
+    return result;
   }
 }

@@ -1,9 +1,10 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { z } from 'zod';
+import { authConfigSchema } from '../credentials/auth-config.js';
 
 /**
  * One entry of an `mcpServers` object, in the format common MCP hosts use
- * (stdio `command/args/env/cwd`; remote `type: "http" | "sse"`, `url`, `headers`).
+ * (stdio `command/args/env/cwd`; remote `type: "http" | "sse" | "auto"`, `url`, `headers`).
  * `type: "transport"` is programmatic only: a factory for an already-built SDK transport,
  * used for in-process servers.
  */
@@ -16,9 +17,15 @@ const stdioServerSchema = z.object({
 });
 
 const remoteServerSchema = z.object({
-  type: z.enum(['http', 'sse']),
+  /**
+   * `auto` (the default when only `url` is given) tries Streamable HTTP and falls back to
+   * SSE for servers that predate it.
+   */
+  type: z.enum(['http', 'sse', 'auto']).default('auto'),
   url: z.url(),
   headers: z.record(z.string(), z.string()).optional(),
+  /** Credentials: bearer token, API-key header, OAuth client credentials or an mTLS client certificate. */
+  auth: authConfigSchema.optional(),
 });
 
 const transportServerSchema = z.object({

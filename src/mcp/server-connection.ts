@@ -4,11 +4,18 @@ import {
   ResourceListChangedNotificationSchema,
   ResourceUpdatedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { CredentialSource } from '../credentials/credential-source.js';
+import { resolveTransportAuth, type TransportAuth } from '../credentials/resolve-transport-auth.js';
+import { SecretRedactor } from '../credentials/secret-redactor.js';
 import { ContextError } from '../errors.js';
-import { createTransport } from './create-transport.js';
+import { httpStatusOf } from './classify-transport-error.js';
+import { connectWithFallback, transportKindOf } from './connect-with-fallback.js';
+import { checkEndpoint, type EndpointPolicy } from './endpoint-policy.js';
+import { type ReconnectPolicy, reconnectDelay } from './reconnect-schedule.js';
 import type { McpServerConfig } from './server-config.js';
+import { type ConnectionState, type ServerStatus, ServerStatusRecord } from './server-status.js';
 
-export type ConnectionState = 'idle' | 'connecting' | 'connected' | 'disconnected' | 'error' | 'closed';
+export type { ConnectionState } from './server-status.js';
 
 /** What a session tells its owner, as it happens. */
 export type ConnectionEvent =
@@ -18,43 +25,61 @@ export type ConnectionEvent =
   | { readonly type: 'resource-updated'; readonly server: string; readonly uri: string }
   | { readonly type: 'prompts-list-changed'; readonly server: string };
 
+export interface ConnectionOptions {
+  readonly reconnect: ReconnectPolicy | false;
+  readonly endpointPolicy: EndpointPolicy;
+  /** Timeout of the initialize handshake, in milliseconds. */
+  readonly connectTimeoutMs: number;
+  readonly notify: (event: ConnectionEvent) => void;
+  /** Where `{ secret: "name" }` references in `auth` are looked up. */
+  readonly credentials?: CredentialSource;
+}
+
+/** Failures that already say exactly what went wrong; not wrapped as CONNECT_FAILED. */
+const ownConnectFailures = new Set(['ENDPOINT_DENIED', 'CREDENTIAL_MISSING', 'CREDENTIAL_FILE_INVALID']);
+
 const clientInfo = { name: 'mcp-resource-context', version: '0.1.0' };
 
 /**
- * One MCP session with one server: connected on first use, one SDK `Client`, reopened on the
- * next use after the session closes.
+ * One MCP session with one server: connected on first use, one SDK `Client`. When the
+ * session closes it is reopened in the background with exponential backoff (or on the next
+ * use, whichever comes first), and `session-opened` fires again.
  */
 export class ServerConnection {
   readonly name: string;
   readonly config: McpServerConfig;
-  #state: ConnectionState = 'idle';
-  #lastError: ContextError | undefined;
+  readonly #status: ServerStatusRecord;
+  readonly #options: ConnectionOptions;
+  /** Every credential this server's sessions have used, kept out of errors and statuses. */
+  readonly #redactor = new SecretRedactor();
+  #closed = false;
   #connecting: Promise<Client> | undefined;
   #client: Client | undefined;
+  #reconnectTimer: NodeJS.Timeout | undefined;
 
-  readonly #notify: (event: ConnectionEvent) => void;
-
-  constructor(name: string, config: McpServerConfig, notify: (event: ConnectionEvent) => void = () => {}) {
+  constructor(name: string, config: McpServerConfig, options: ConnectionOptions) {
     this.name = name;
     this.config = config;
-    this.#notify = notify;
+    this.#options = options;
+    this.#status = new ServerStatusRecord(name, transportKindOf(config));
   }
 
   get state(): ConnectionState {
-    return this.#state;
+    return this.#status.state;
   }
 
-  get lastError(): ContextError | undefined {
-    return this.#lastError;
+  status(): ServerStatus {
+    return this.#status.snapshot();
+  }
+
+  /** Facts learnt from operations (counts, errors) go into the status here. */
+  get statusRecord(): ServerStatusRecord {
+    return this.#status;
   }
 
   /** The connected client; connects once, however many callers ask at the same time. */
   async client(): Promise<Client> {
-    if (this.#state === 'closed') {
-      throw new ContextError('SESSION_CLOSED', `server "${this.name}": the registry is closed`, {
-        server: this.name,
-      });
-    }
+    if (this.#closed) throw this.#closedError();
     if (this.#client) return this.#client;
     this.#connecting ??= this.#connect().finally(() => {
       this.#connecting = undefined;
@@ -62,51 +87,131 @@ export class ServerConnection {
     return this.#connecting;
   }
 
+  /**
+   * The session behind `client` is gone (the server forgot it, or the network failed): close
+   * it, so that the reconnect loop or the next use opens a new one.
+   */
+  invalidate(client: Client): void {
+    if (this.#client !== client) return;
+    this.#client = undefined;
+    void client.close().catch(() => undefined);
+  }
+
+  /** A copy of `error` without any credential this server's sessions have used. */
+  redactError<T>(error: T): T {
+    return this.#redactor.redactError(error);
+  }
+
+  /** Closes the session and stops reconnecting; no timer or handle is left behind. */
   async close(): Promise<void> {
-    this.#state = 'closed';
+    this.#closed = true;
+    clearTimeout(this.#reconnectTimer);
+    this.#reconnectTimer = undefined;
+    this.#status.update({ state: 'closed' });
+    this.#status.clear('nextReconnectAt');
     const client = this.#client ?? (await this.#connecting?.catch(() => undefined));
     this.#client = undefined;
     await client?.close();
   }
 
-  // A method, not an inline comparison: close() may run while #connect awaits.
-  #closed(): boolean {
-    return this.#state === 'closed';
-  }
+  // --- Internal helpers ---
 
   async #connect(): Promise<Client> {
-    this.#state = 'connecting';
+    this.#status.update({ state: 'connecting' });
+    let opened: Awaited<ReturnType<typeof connectWithFallback>>;
+    try {
+      let auth: TransportAuth | undefined;
+      if ('url' in this.config) {
+        await checkEndpoint(this.config.url, this.#options.endpointPolicy, this.name);
+        auth = await resolveTransportAuth(this.config.auth, this.config.headers, {
+          server: this.name,
+          redactor: this.#redactor,
+          ...(this.#options.credentials !== undefined && { credentials: this.#options.credentials }),
+        });
+      }
+      const timeout = this.config.requestTimeoutMs ?? this.#options.connectTimeoutMs;
+      opened = await connectWithFallback(this.config, () => this.#createClient(), timeout, auth);
+    } catch (thrown) {
+      // A server or proxy may echo request headers in its error body: no credential goes further.
+      const error = this.#redactor.redactError(thrown);
+      const failure =
+        ContextError.isInstance(error) && ownConnectFailures.has(error.code)
+          ? error
+          : new ContextError(
+              'CONNECT_FAILED',
+              `could not connect to server "${this.name}": ${error instanceof Error ? error.message : String(error)}`,
+              { server: this.name, ...(httpStatusOf(error) !== undefined && { value: httpStatusOf(error) }) },
+              error,
+            );
+      this.#status.update({ state: this.#closed ? 'closed' : 'error' });
+      this.#status.recordError(failure);
+      throw failure;
+    }
+    const { client } = opened;
+    client.onclose = () => this.#onClose(client);
+    // MCP spec, "Session Management": a 404 to a request carrying our session id means the
+    // server forgot the session (e.g. it restarted); the GET stream reports it here.
+    client.onerror = (error) => {
+      if (httpStatusOf(error) === 404) this.invalidate(client);
+    };
+    if (this.#closed) {
+      await client.close();
+      throw this.#closedError();
+    }
+    this.#client = client;
+    clearTimeout(this.#reconnectTimer);
+    this.#reconnectTimer = undefined;
+    this.#status.clear('nextReconnectAt');
+    this.#status.update({
+      state: 'connected',
+      transport: opened.transport,
+      connectedAt: new Date().toISOString(),
+      serverInfo: client.getServerVersion(),
+      capabilities: client.getServerCapabilities(),
+      instructions: client.getInstructions(),
+      reconnectAttempts: 0,
+    });
+    this.#options.notify({ type: 'session-opened', server: this.name });
+    return client;
+  }
+
+  #onClose(client: Client): void {
+    if (this.#client === client) this.#client = undefined;
+    if (!this.#closed) this.#status.update({ state: 'disconnected' });
+    this.#options.notify({ type: 'session-closed', server: this.name });
+    this.#scheduleReconnect();
+  }
+
+  #scheduleReconnect(): void {
+    const policy = this.#options.reconnect;
+    if (policy === false || this.#closed || this.#reconnectTimer !== undefined) return;
+    const attempt = this.#status.snapshot().reconnectAttempts;
+    const delay = reconnectDelay(attempt, policy);
+    this.#status.update({ nextReconnectAt: new Date(Date.now() + delay).toISOString() });
+    this.#reconnectTimer = setTimeout(() => {
+      this.#reconnectTimer = undefined;
+      this.#status.clear('nextReconnectAt');
+      if (this.#closed || this.#client) return;
+      this.client().catch(() => {
+        if (this.#closed) return;
+        this.#status.update({ reconnectAttempts: attempt + 1 });
+        this.#scheduleReconnect();
+      });
+    }, delay);
+    // A host that forgets close() must still be able to exit.
+    this.#reconnectTimer.unref();
+  }
+
+  #createClient(): Client {
     const client = new Client(clientInfo, { capabilities: {} });
     this.#listen(client);
-    try {
-      const transport = await createTransport(this.config);
-      await client.connect(transport, { timeout: this.config.requestTimeoutMs });
-    } catch (error) {
-      await client.close().catch(() => undefined);
-      this.#state = 'error';
-      this.#lastError = new ContextError(
-        'CONNECT_FAILED',
-        `could not connect to server "${this.name}": ${error instanceof Error ? error.message : String(error)}`,
-        { server: this.name },
-        error,
-      );
-      throw this.#lastError;
-    }
-    client.onclose = () => {
-      if (this.#client === client) this.#client = undefined;
-      if (this.#state !== 'closed') this.#state = 'disconnected';
-      this.#notify({ type: 'session-closed', server: this.name });
-    };
-    if (this.#closed()) {
-      await client.close();
-      throw new ContextError('SESSION_CLOSED', `server "${this.name}": the registry is closed`, {
-        server: this.name,
-      });
-    }
-    this.#state = 'connected';
-    this.#client = client;
-    this.#notify({ type: 'session-opened', server: this.name });
     return client;
+  }
+
+  #closedError(): ContextError {
+    return new ContextError('SESSION_CLOSED', `server "${this.name}": the registry is closed`, {
+      server: this.name,
+    });
   }
 
   /**
@@ -116,15 +221,18 @@ export class ServerConnection {
    */
   #listen(client: Client): void {
     const server = this.name;
+    const notify = this.#options.notify;
     // MCP spec, server/resources "List Changed Notification" and "Subscriptions".
     client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
-      this.#notify({ type: 'resources-list-changed', server });
+      this.#status.clear('resourceCount');
+      notify({ type: 'resources-list-changed', server });
     });
     client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
-      this.#notify({ type: 'resource-updated', server, uri: notification.params.uri });
+      notify({ type: 'resource-updated', server, uri: notification.params.uri });
     });
     client.setNotificationHandler(PromptListChangedNotificationSchema, () => {
-      this.#notify({ type: 'prompts-list-changed', server });
+      this.#status.clear('promptCount');
+      notify({ type: 'prompts-list-changed', server });
     });
   }
 }

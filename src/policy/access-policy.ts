@@ -1,49 +1,196 @@
 import { z } from 'zod';
+import type { McpServerRegistry } from '../mcp/mcp-server-registry.js';
 import { parseOptions } from '../options/parse-options.js';
+import { PolicyBoundServers } from './policy-bound-servers.js';
+import { compileNamePattern, compileUriPattern, matchesAnyUriPattern } from './uri-pattern.js';
+
+export const accessOperations = ['list', 'read', 'subscribe', 'prompt', 'tool'] as const;
+/** `list`: resources and templates; `prompt`: list and get prompts; `tool`: list and call tools. */
+export type AccessOperation = (typeof accessOperations)[number];
+
+/** Without `operations`, a binding allows everything but tools: tools act, resources only inform. */
+const defaultOperations: readonly AccessOperation[] = ['list', 'read', 'subscribe', 'prompt'];
+
+const grantFields = {
+  /** URI patterns (globs or RFC 6570 templates) this binding may list and read; absent: all. */
+  resources: z.array(z.string().min(1)).optional(),
+  /** Prompt name globs; absent: all. */
+  prompts: z.array(z.string().min(1)).optional(),
+  /** Tool name globs; absent: all (tools still need the `tool` operation). */
+  tools: z.array(z.string().min(1)).optional(),
+  operations: z.array(z.enum(accessOperations)).optional(),
+  /** Media type patterns a read may return (`text/*`, `application/json`, `+json`); absent: all. */
+  mimeTypes: z.array(z.string().min(1)).optional(),
+  /** Most content bytes one read may keep. */
+  maxBytes: z.number().int().positive().optional(),
+};
+
+const serverGrantSchema = z.strictObject({ name: z.string().min(1), ...grantFields });
 
 const bindingSchema = z.strictObject({
-  /** Servers this pipeline may use; `"*"` binds every configured server. */
-  servers: z.array(z.string().min(1)),
+  /** Server names (`"*"`: every configured server), or per-server grants overriding the binding's fields. */
+  servers: z.array(z.union([z.string().min(1), serverGrantSchema])),
+  ...grantFields,
 });
 
 const policyOptionsSchema = z.strictObject({
   /** Keyed by pipeline id. A pipeline without a binding is denied everything. */
   bindings: z.record(z.string().min(1), bindingSchema),
+  /** Keyed by agent id. A request naming an agent needs both its pipeline's and its agent's binding. */
+  agents: z.record(z.string().min(1), bindingSchema).default({}),
 });
 
 export type AccessPolicyOptions = z.input<typeof policyOptionsSchema>;
+export type AccessBinding = z.input<typeof bindingSchema>;
 
 export interface AccessRequest {
   readonly pipelineId: string;
+  readonly agentId?: string;
   readonly server: string;
-  readonly operation: 'list' | 'read' | 'prompt';
+  readonly operation: AccessOperation;
   readonly uri?: string;
+  /** The prompt's name, for `prompt`. */
+  readonly prompt?: string;
+  /** The tool's name, for `tool`. */
+  readonly tool?: string;
+}
+
+/** What an allowed request must still respect once the server answers. */
+export interface AccessLimits {
+  readonly maxBytes?: number;
+  /** Each list (the pipeline's, the agent's) must admit every content item's media type. */
+  readonly mimeTypes: readonly (readonly string[])[];
 }
 
 export type AccessDecision =
-  | { readonly allowed: true }
+  | { readonly allowed: true; readonly limits: AccessLimits }
   | { readonly allowed: false; readonly reason: string };
 
+export interface Principal {
+  readonly pipelineId: string;
+  readonly agentId?: string;
+}
+
 /**
- * Who may use which server. Deny by default: a pipeline that is not bound to a server can
- * neither enumerate nor read its resources or prompts.
+ * Who may use which server, URI, prompt and tool. Deny by default: a pipeline that is not
+ * bound to a server can neither enumerate nor read its resources or prompts.
  */
 export class AccessPolicy {
-  readonly #bindings: z.output<typeof policyOptionsSchema>['bindings'];
+  readonly #bindings: ReadonlyMap<string, CompiledBinding>;
+  readonly #agents: ReadonlyMap<string, CompiledBinding>;
 
   constructor(options: AccessPolicyOptions) {
-    this.#bindings = parseOptions(policyOptionsSchema, options, 'policy').bindings;
+    const parsed = parseOptions(policyOptionsSchema, options, 'policy');
+    this.#bindings = new Map(Object.entries(parsed.bindings).map(([id, binding]) => [id, compile(binding)]));
+    this.#agents = new Map(Object.entries(parsed.agents).map(([id, binding]) => [id, compile(binding)]));
   }
 
   authorize(request: AccessRequest): AccessDecision {
-    const binding = Object.hasOwn(this.#bindings, request.pipelineId)
-      ? this.#bindings[request.pipelineId]
-      : undefined;
-    if (!binding) return { allowed: false, reason: `pipeline "${request.pipelineId}" has no binding` };
-    if (binding.servers.includes('*') || binding.servers.includes(request.server)) return { allowed: true };
+    const pipeline = decide(
+      this.#bindings.get(request.pipelineId),
+      `pipeline "${request.pipelineId}"`,
+      request,
+    );
+    if (!pipeline.allowed || request.agentId === undefined) return pipeline;
+    const agent = decide(this.#agents.get(request.agentId), `agent "${request.agentId}"`, request);
+    if (!agent.allowed) return agent;
+    const maxBytes = Math.min(pipeline.limits.maxBytes ?? Infinity, agent.limits.maxBytes ?? Infinity);
     return {
-      allowed: false,
-      reason: `pipeline "${request.pipelineId}" is not bound to server "${request.server}"`,
+      allowed: true,
+      limits: {
+        ...(Number.isFinite(maxBytes) && { maxBytes }),
+        mimeTypes: [...pipeline.limits.mimeTypes, ...agent.limits.mimeTypes],
+      },
     };
   }
+
+  /** Whether a listed URI (or template string) is visible to the principal on that server. */
+  allowsUri(principal: Principal, server: string, uri: string): boolean {
+    return this.authorize({ ...principal, server, operation: 'list', uri }).allowed;
+  }
+
+  /**
+   * A pipeline's (or agent's) view of the registry: the same operations, each authorized
+   * first; listings show only what the binding admits, and everything else is POLICY_DENIED.
+   */
+  bind(servers: McpServerRegistry, principal: Principal): PolicyBoundServers {
+    return new PolicyBoundServers(servers, this, principal);
+  }
+}
+
+// --- Internal helpers ---
+
+interface CompiledGrant {
+  readonly resources?: readonly RegExp[];
+  readonly prompts?: readonly RegExp[];
+  readonly tools?: readonly RegExp[];
+  readonly operations: readonly AccessOperation[];
+  readonly mimeTypes?: readonly string[];
+  readonly maxBytes?: number;
+}
+
+interface CompiledBinding {
+  readonly grants: ReadonlyMap<string, CompiledGrant>;
+}
+
+type GrantInput = { [Key in keyof typeof grantFields]?: z.output<(typeof grantFields)[Key]> };
+
+function compile(binding: z.output<typeof bindingSchema>): CompiledBinding {
+  const grants = new Map<string, CompiledGrant>();
+  for (const entry of binding.servers) {
+    const [name, own] = typeof entry === 'string' ? [entry, {}] : [entry.name, entry];
+    grants.set(name, compileGrant({ ...pickGrant(binding), ...pickGrant(own) }));
+  }
+  return { grants };
+}
+
+function pickGrant(source: GrantInput): GrantInput {
+  const result: GrantInput = {};
+  for (const key of Object.keys(grantFields) as (keyof GrantInput)[]) {
+    if (source[key] !== undefined) Object.assign(result, { [key]: source[key] });
+  }
+  return result;
+}
+
+function compileGrant(grant: GrantInput): CompiledGrant {
+  return {
+    ...(grant.resources && { resources: grant.resources.map(compileUriPattern) }),
+    ...(grant.prompts && { prompts: grant.prompts.map(compileNamePattern) }),
+    ...(grant.tools && { tools: grant.tools.map(compileNamePattern) }),
+    operations: grant.operations ?? defaultOperations,
+    ...(grant.mimeTypes && { mimeTypes: grant.mimeTypes }),
+    ...(grant.maxBytes !== undefined && { maxBytes: grant.maxBytes }),
+  };
+}
+
+function decide(binding: CompiledBinding | undefined, who: string, request: AccessRequest): AccessDecision {
+  if (!binding) return { allowed: false, reason: `${who} has no binding` };
+  // A grant naming the server beats the wildcard.
+  const grant = binding.grants.get(request.server) ?? binding.grants.get('*');
+  if (!grant) return { allowed: false, reason: `${who} is not bound to server "${request.server}"` };
+  if (!grant.operations.includes(request.operation)) {
+    return { allowed: false, reason: `${who} may not ${request.operation} on server "${request.server}"` };
+  }
+  if (request.uri !== undefined && !matchesAnyUriPattern(request.uri, grant.resources)) {
+    return { allowed: false, reason: `${who} may not access ${request.uri} on server "${request.server}"` };
+  }
+  if (request.prompt !== undefined && !matchesAnyUriPattern(request.prompt, grant.prompts)) {
+    return {
+      allowed: false,
+      reason: `${who} may not use prompt "${request.prompt}" of server "${request.server}"`,
+    };
+  }
+  if (request.tool !== undefined && !matchesAnyUriPattern(request.tool, grant.tools)) {
+    return {
+      allowed: false,
+      reason: `${who} may not call tool "${request.tool}" of server "${request.server}"`,
+    };
+  }
+  return {
+    allowed: true,
+    limits: {
+      ...(grant.maxBytes !== undefined && { maxBytes: grant.maxBytes }),
+      mimeTypes: grant.mimeTypes ? [grant.mimeTypes] : [],
+    },
+  };
 }

@@ -1,0 +1,42 @@
+import type { ContextErrorCode } from '../errors.js';
+
+/** Who asked: the operator (the registry used directly) or a pipeline, possibly for one of its agents. */
+export type AuditActor =
+  | { readonly kind: 'operator' }
+  | { readonly kind: 'pipeline'; readonly pipelineId: string; readonly agentId?: string };
+
+/** `ok`; `error` (the operation failed); `denied` (the access policy refused it; nothing was sent). */
+export type AuditStatus = 'ok' | 'error' | 'denied';
+
+/**
+ * One operation on one MCP server. It names what was touched and how it went — never resource
+ * content, prompt or tool argument values, error messages (servers echo inputs into them) or
+ * credentials.
+ */
+export interface AuditRecord {
+  /** When the operation started (ISO 8601). */
+  readonly at: string;
+  readonly actor: AuditActor;
+  readonly server: string;
+  /** The MCP method: `resources/read`, `resources/list`, `prompts/get`, `tools/call` … */
+  readonly operation: string;
+  readonly uri?: string;
+  readonly prompt?: string;
+  readonly tool?: string;
+  /** Names of the prompt's or tool's arguments, sorted; their values are never recorded. */
+  readonly argumentNames?: readonly string[];
+  readonly durationMs: number;
+  /** Content bytes a read returned, or the size of a prompt's or tool's result. */
+  readonly bytes?: number;
+  /** Items a listing returned. */
+  readonly items?: number;
+  readonly status: AuditStatus;
+  readonly errorCode?: ContextErrorCode;
+  /** The JSON-RPC error code, when the server answered with one. */
+  readonly rpcCode?: number;
+}
+
+/** Where audit records go. A sink that fails never fails the operation it records. */
+export interface AuditSink {
+  write(record: AuditRecord): void | Promise<void>;
+}

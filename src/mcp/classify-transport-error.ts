@@ -1,0 +1,55 @@
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+
+/** The HTTP status the SDK's Streamable HTTP or SSE client transport failed with, if any. */
+export function httpStatusOf(error: unknown): number | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const code = (error as { code?: unknown }).code;
+  const fromTransport = /^(Streamable HTTP|SSE) error:/.test(error.message);
+  return fromTransport && typeof code === 'number' && code > 0 ? code : undefined;
+}
+
+/**
+ * Whether an `auto` server may fall back from Streamable HTTP to SSE after this connect
+ * failure. MCP spec, "Transports > Backwards Compatibility": a 4xx such as 404 or 405 on the
+ * initialize POST means an old HTTP+SSE server. A network error or a timeout may be one too.
+ * Never after 401/403 (credentials were refused: SSE would send them again elsewhere), a TLS
+ * failure (the peer is not who it claims), or once initialize has succeeded.
+ */
+export function shouldFallBackToSse(error: unknown, initialized: boolean): boolean {
+  if (initialized) return false;
+  const status = httpStatusOf(error);
+  if (status !== undefined) return status === 404 || status === 405;
+  if (error instanceof McpError) return error.code === ErrorCode.RequestTimeout;
+  if (isTlsFailure(error)) return false;
+  return isNetworkFailure(error);
+}
+
+/**
+ * Whether the session behind a failed request is gone, so the next request needs a new one:
+ * the connection closed, the transport is not connected, the network failed, or (MCP spec,
+ * "Session Management") the server answered 404 to a request carrying our session id.
+ */
+export function isSessionGone(error: unknown): boolean {
+  if (error instanceof McpError) return error.code === ErrorCode.ConnectionClosed;
+  if (httpStatusOf(error) === 404) return true;
+  if (error instanceof Error && error.message === 'Not connected') return true;
+  return isNetworkFailure(error) && !isTlsFailure(error);
+}
+
+// --- Internal helpers ---
+
+const tlsCodePattern = /CERT|TLS|SSL/;
+
+/** undici's `fetch` fails with `TypeError('fetch failed')` whose cause is the socket error. */
+function isNetworkFailure(error: unknown): boolean {
+  return error instanceof TypeError && error.message === 'fetch failed';
+}
+
+function isTlsFailure(error: unknown): boolean {
+  const cause =
+    error instanceof Error ? (error.cause as { code?: unknown; message?: unknown } | undefined) : undefined;
+  if (cause === undefined || cause === null) return false;
+  const code = typeof cause.code === 'string' ? cause.code : '';
+  const message = typeof cause.message === 'string' ? cause.message : '';
+  return tlsCodePattern.test(code) || /certificate|tls|ssl/i.test(message);
+}

@@ -1,0 +1,90 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { TransportAuth } from '../credentials/resolve-transport-auth.js';
+import { shouldFallBackToSse } from './classify-transport-error.js';
+import { createTransport } from './create-transport.js';
+import type { McpServerConfig } from './server-config.js';
+
+/** The transport an open session actually uses. */
+export type ActiveTransport = 'stdio' | 'http' | 'sse' | 'transport';
+
+export interface OpenedSession {
+  readonly client: Client;
+  readonly transport: ActiveTransport;
+  /** Set when `auto` fell back to SSE: why Streamable HTTP was given up. */
+  readonly fallbackReason?: string;
+}
+
+/**
+ * Connects a new SDK client and initializes the session. `type: "auto"` tries Streamable
+ * HTTP first and falls back to SSE only when `shouldFallBackToSse` allows it; any other
+ * failure, and a failed fallback, rejects with the original error attached.
+ */
+export async function connectWithFallback(
+  config: McpServerConfig,
+  createClient: () => Client,
+  timeoutMs: number,
+  auth?: TransportAuth,
+): Promise<OpenedSession> {
+  const kind = transportKindOf(config);
+  if (kind !== 'auto') {
+    return { client: await connectOnce(createClient, config, timeoutMs, auth), transport: kind };
+  }
+  const remote = config as Extract<McpServerConfig, { url: string }>;
+  let streamable: Client | undefined;
+  const createStreamable = () => {
+    streamable = createClient();
+    return streamable;
+  };
+  try {
+    return {
+      client: await connectOnce(createStreamable, { ...remote, type: 'http' }, timeoutMs, auth),
+      transport: 'http',
+    };
+  } catch (error) {
+    // Client.connect has stored the server's info only if initialize succeeded.
+    if (!shouldFallBackToSse(error, streamable?.getServerVersion() !== undefined)) throw error;
+    const reason = error instanceof Error ? error.message : String(error);
+    try {
+      const client = await connectOnce(createClient, { ...remote, type: 'sse' }, timeoutMs, auth);
+      return { client, transport: 'sse', fallbackReason: reason };
+    } catch (sseError) {
+      const message = sseError instanceof Error ? sseError.message : String(sseError);
+      throw new Error(`Streamable HTTP failed (${reason}), and so did SSE (${message})`, { cause: sseError });
+    }
+  }
+}
+
+export function transportKindOf(config: McpServerConfig): ActiveTransport | 'auto' {
+  if ('createTransport' in config) return 'transport';
+  if ('command' in config) return 'stdio';
+  return config.type;
+}
+
+// --- Internal helpers ---
+
+async function connectOnce(
+  createClient: () => Client,
+  config: McpServerConfig,
+  timeoutMs: number,
+  auth: TransportAuth | undefined,
+): Promise<Client> {
+  for (let attempt = 0; ; attempt++) {
+    const client = createClient();
+    try {
+      const transport = await createTransport(config, auth);
+      await client.connect(transport, { timeout: timeoutMs });
+      return client;
+    } catch (error) {
+      await client.close().catch(() => undefined);
+      // A pooled keep-alive socket the server closed (e.g. it restarted) fails the first
+      // request; initialize has no effect yet, so it is safe to send once more.
+      if (attempt === 0 && isStaleSocket(error)) continue;
+      throw error;
+    }
+  }
+}
+
+function isStaleSocket(error: unknown): boolean {
+  const cause = error instanceof TypeError ? (error.cause as { code?: unknown } | undefined) : undefined;
+  return cause?.code === 'UND_ERR_SOCKET';
+}

@@ -1,0 +1,35 @@
+import { z } from 'zod';
+
+/**
+ * Inputs of the registry's operations, validated on every call: they come from hosts,
+ * tools and slash commands, not only from typed code. (Results are validated by the SDK
+ * against the MCP schema before they reach us.)
+ */
+export const callOptionsSchema = z.object({
+  signal: z.instanceof(AbortSignal).optional(),
+  /** Per-call timeout in milliseconds; defaults to the server's, then the registry's. */
+  timeoutMs: z.number().int().positive().optional(),
+  /** Who the call is for, in the audit log; absent: the operator. `PolicyBoundServers` sets its principal. */
+  actor: z.strictObject({ pipelineId: z.string().min(1), agentId: z.string().min(1).optional() }).optional(),
+});
+
+export const listOptionsSchema = callOptionsSchema.extend({
+  /** Continue a listing where the server's `nextCursor` left off. */
+  cursor: z.string().optional(),
+  /** Follow every cursor (bounded by `maxPages` and `maxItems`). */
+  all: z.boolean().optional(),
+});
+
+export const readOptionsSchema = callOptionsSchema.extend({
+  /** Most content bytes kept from this read; defaults to the registry's `maxReadBytes`. */
+  maxBytes: z.number().int().positive().optional(),
+});
+
+export const uriSchema = z.string().min(1);
+export const nameSchema = z.string().min(1);
+export const promptArgumentsSchema = z.record(z.string(), z.string());
+export const toolArgumentsSchema = z.record(z.string(), z.unknown());
+
+export type CallOptions = z.input<typeof callOptionsSchema>;
+export type ListOptions = z.input<typeof listOptionsSchema>;
+export type ReadOptions = z.input<typeof readOptionsSchema>;

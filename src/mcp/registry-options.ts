@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import type { AuditSink } from '../audit/audit-record.js';
+import type { CredentialSource } from '../credentials/credential-source.js';
+import { endpointPolicySchema } from './endpoint-policy.js';
+import { reconnectSchema } from './reconnect-schedule.js';
+import { mcpServersSchema } from './server-config.js';
+
+export const registryOptionsSchema = z.object({
+  mcpServers: mcpServersSchema,
+  /** Default per-request timeout, in milliseconds. */
+  requestTimeoutMs: z.number().int().positive().default(30_000),
+  /** Caps for `{ all: true }` listings. */
+  maxPages: z.number().int().positive().default(100),
+  maxItems: z.number().int().positive().default(10_000),
+  /** Most content bytes a read keeps (8 MiB); cut content is reported in `truncation`. */
+  maxReadBytes: z
+    .number()
+    .int()
+    .positive()
+    .default(8 * 1024 * 1024),
+  /** Reopening closed sessions: 1 s, 2 s, 4 s … capped at 30 s, with jitter. */
+  reconnect: reconnectSchema.default({ initialDelayMs: 1_000, maxDelayMs: 30_000, jitter: 0.2 }),
+  /** Where remote servers may live; no restriction by default. */
+  endpointPolicy: endpointPolicySchema.default({ preset: 'open', denyHosts: [] }),
+  /** Looks up `{ secret: "name" }` credential references (e.g. `openCredentialFile(path)`). */
+  credentials: z
+    .custom<CredentialSource>(hasMethod('get'), { message: 'credentials must have a get(name) method' })
+    .optional(),
+  /** One record per operation goes to each sink (no content, argument values or credentials). */
+  audit: z
+    .union([
+      z.custom<AuditSink>(hasMethod('write'), { message: 'an audit sink must have a write(record) method' }),
+      z.array(
+        z.custom<AuditSink>(hasMethod('write'), {
+          message: 'an audit sink must have a write(record) method',
+        }),
+      ),
+    ])
+    .optional(),
+  /** Called when an audit sink fails; default: a process warning. The operation is unaffected. */
+  onAuditError: z.custom<(error: unknown) => void>((value) => typeof value === 'function').optional(),
+});
+
+function hasMethod(name: string) {
+  return (value: unknown) =>
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as Record<string, unknown>)[name] === 'function';
+}
+
+export type McpServerRegistryOptions = z.input<typeof registryOptionsSchema>;
+export type ResolvedRegistryOptions = z.output<typeof registryOptionsSchema>;

@@ -1,0 +1,62 @@
+import type { Implementation, ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { ActiveTransport } from './connect-with-fallback.js';
+
+export type ConnectionState = 'idle' | 'connecting' | 'connected' | 'disconnected' | 'error' | 'closed';
+
+/** One server as the registry sees it right now: plain data, safe to log (no credentials). */
+export interface ServerStatus {
+  readonly server: string;
+  /** The configured transport (`auto` until a session says which one it took). */
+  readonly configuredTransport: ActiveTransport | 'auto';
+  /** The transport of the current or last session. */
+  readonly transport?: ActiveTransport;
+  readonly state: ConnectionState;
+  readonly lastError?: { readonly code: string; readonly message: string; readonly at: string };
+  /** ISO 8601 time of the last operation addressed to this server. */
+  readonly lastUsedAt?: string;
+  /** ISO 8601 time the current or last session was initialized. */
+  readonly connectedAt?: string;
+  readonly serverInfo?: Implementation;
+  readonly capabilities?: ServerCapabilities;
+  readonly instructions?: string;
+  /** Known after a complete resources/list (all pages); cleared when the list changes. */
+  readonly resourceCount?: number;
+  /** Known after a complete prompts/list; cleared when the list changes. */
+  readonly promptCount?: number;
+  /** Failed reconnect attempts since the session closed. */
+  readonly reconnectAttempts: number;
+  /** ISO 8601 time of the next reconnect attempt, while one is scheduled. */
+  readonly nextReconnectAt?: string;
+}
+
+/** The mutable record behind a `ServerStatus`; `snapshot()` hands out a copy. */
+export class ServerStatusRecord {
+  #status: { -readonly [Key in keyof ServerStatus]: ServerStatus[Key] };
+
+  constructor(server: string, configuredTransport: ActiveTransport | 'auto') {
+    this.#status = { server, configuredTransport, state: 'idle', reconnectAttempts: 0 };
+  }
+
+  get state(): ConnectionState {
+    return this.#status.state;
+  }
+
+  update(changes: Partial<Omit<ServerStatus, 'server' | 'configuredTransport'>>): void {
+    this.#status = { ...this.#status, ...changes };
+  }
+
+  /** Removes fields that no longer hold (e.g. a count after list_changed). */
+  clear(...fields: Array<'resourceCount' | 'promptCount' | 'nextReconnectAt'>): void {
+    const next = { ...this.#status };
+    for (const field of fields) delete next[field];
+    this.#status = next;
+  }
+
+  recordError(error: { code: string; message: string }): void {
+    this.update({ lastError: { code: error.code, message: error.message, at: new Date().toISOString() } });
+  }
+
+  snapshot(): ServerStatus {
+    return structuredClone(this.#status);
+  }
+}

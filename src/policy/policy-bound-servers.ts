@@ -1,0 +1,191 @@
+import type {
+  CallToolResult,
+  GetPromptResult,
+  Prompt,
+  Resource,
+  ResourceTemplate,
+  Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import { ContextError } from '../errors.js';
+import type { CappedReadResult } from '../mcp/cap-read-result.js';
+import type { CallOptions, ListOptions, McpServerRegistry, ReadOptions } from '../mcp/mcp-server-registry.js';
+import type { ServerStatus } from '../mcp/server-status.js';
+import type { AccessLimits, AccessPolicy, AccessRequest, Principal } from './access-policy.js';
+import { applyReadLimits } from './apply-read-limits.js';
+import { mimeTypeAllowed } from './mime-type-pattern.js';
+
+/**
+ * A pipeline's (or agent's) view of the registry, made by `AccessPolicy.bind`: the registry's
+ * operations, each authorized before anything is sent. Listings keep only what the binding
+ * admits (cursors preserved); a read, prompt or tool outside it is POLICY_DENIED and never
+ * reaches the server.
+ */
+export class PolicyBoundServers {
+  readonly #servers: McpServerRegistry;
+  readonly #policy: AccessPolicy;
+  readonly principal: Principal;
+
+  constructor(servers: McpServerRegistry, policy: AccessPolicy, principal: Principal) {
+    this.#servers = servers;
+    this.#policy = policy;
+    this.principal = { ...principal };
+  }
+
+  /** The configured servers this principal may list resources of. */
+  get serverNames(): string[] {
+    return this.#servers.serverNames.filter((server) => this.#decide({ server, operation: 'list' }).allowed);
+  }
+
+  has(server: string): boolean {
+    return this.#servers.has(server) && this.serverNames.includes(server);
+  }
+
+  status(server: string): ServerStatus {
+    this.#require({ server, operation: 'list' }, 'status');
+    return this.#servers.status(server);
+  }
+
+  statuses(): ServerStatus[] {
+    return this.serverNames.map((server) => this.#servers.status(server));
+  }
+
+  async listResources(
+    server: string,
+    options: ListOptions = {},
+  ): Promise<{ resources: Resource[]; nextCursor?: string }> {
+    const limits = this.#require({ server, operation: 'list' }, 'resources/list');
+    const result = await this.#servers.listResources(server, this.#as(options));
+    const resources = result.resources.filter(
+      (resource) => this.#visible(server, resource.uri) && mimeTypeVisible(resource.mimeType, limits),
+    );
+    return { ...result, resources };
+  }
+
+  async listResourceTemplates(
+    server: string,
+    options: ListOptions = {},
+  ): Promise<{ resourceTemplates: ResourceTemplate[]; nextCursor?: string }> {
+    const limits = this.#require({ server, operation: 'list' }, 'resources/templates/list');
+    const result = await this.#servers.listResourceTemplates(server, this.#as(options));
+    const resourceTemplates = result.resourceTemplates.filter(
+      (template) => this.#visible(server, template.uriTemplate) && mimeTypeVisible(template.mimeType, limits),
+    );
+    return { ...result, resourceTemplates };
+  }
+
+  async readResource(server: string, uri: string, options: ReadOptions = {}): Promise<CappedReadResult> {
+    const limits = this.#require({ server, operation: 'read', uri }, 'resources/read');
+    const maxBytes = Math.min(options.maxBytes ?? Infinity, limits.maxBytes ?? Infinity);
+    const result = await this.#servers.readResource(server, uri, {
+      ...this.#as(options),
+      ...(Number.isFinite(maxBytes) && { maxBytes }),
+    });
+    return applyReadLimits(result, limits, { server, uri });
+  }
+
+  async subscribeResource(server: string, uri: string, options: CallOptions = {}): Promise<void> {
+    this.#require({ server, operation: 'subscribe', uri }, 'resources/subscribe');
+    await this.#servers.subscribeResource(server, uri, this.#as(options));
+  }
+
+  async unsubscribeResource(server: string, uri: string, options: CallOptions = {}): Promise<void> {
+    this.#require({ server, operation: 'subscribe', uri }, 'resources/unsubscribe');
+    await this.#servers.unsubscribeResource(server, uri, this.#as(options));
+  }
+
+  async listPrompts(
+    server: string,
+    options: ListOptions = {},
+  ): Promise<{ prompts: Prompt[]; nextCursor?: string }> {
+    this.#require({ server, operation: 'prompt' }, 'prompts/list');
+    const result = await this.#servers.listPrompts(server, this.#as(options));
+    const prompts = result.prompts.filter(
+      (prompt) => this.#decide({ server, operation: 'prompt', prompt: prompt.name }).allowed,
+    );
+    return { ...result, prompts };
+  }
+
+  async getPrompt(
+    server: string,
+    name: string,
+    args: Record<string, string> = {},
+    options: CallOptions = {},
+  ): Promise<GetPromptResult> {
+    this.#require({ server, operation: 'prompt', prompt: name }, 'prompts/get', Object.keys(args).sort());
+    return this.#servers.getPrompt(server, name, args, this.#as(options));
+  }
+
+  async listTools(
+    server: string,
+    options: ListOptions = {},
+  ): Promise<{ tools: Tool[]; nextCursor?: string }> {
+    this.#require({ server, operation: 'tool' }, 'tools/list');
+    const result = await this.#servers.listTools(server, this.#as(options));
+    const tools = result.tools.filter(
+      (tool) => this.#decide({ server, operation: 'tool', tool: tool.name }).allowed,
+    );
+    return { ...result, tools };
+  }
+
+  async callTool(
+    server: string,
+    name: string,
+    args: Record<string, unknown> = {},
+    options: CallOptions = {},
+  ): Promise<CallToolResult> {
+    this.#require({ server, operation: 'tool', tool: name }, 'tools/call', Object.keys(args).sort());
+    return this.#servers.callTool(server, name, args, this.#as(options));
+  }
+
+  // --- Internal helpers ---
+
+  #decide(request: Omit<AccessRequest, keyof Principal>) {
+    return this.#policy.authorize({ ...request, ...this.principal });
+  }
+
+  /** Options with this principal as the audit actor (a caller cannot act as someone else). */
+  #as<Options extends CallOptions>(options: Options): Options {
+    return { ...options, actor: { ...this.principal } };
+  }
+
+  /**
+   * The limits of an allowed request; POLICY_DENIED, before anything is sent, otherwise (and the
+   * refusal is audited under `method`, the MCP method that was not sent).
+   */
+  #require(
+    request: Omit<AccessRequest, keyof Principal>,
+    method: string,
+    argumentNames?: string[],
+  ): AccessLimits {
+    // Denied before unknown: an unbound principal learns nothing about which servers exist.
+    const decision = this.#decide(request);
+    if (!decision.allowed) {
+      this.#servers.recordDenied(this.principal, {
+        server: request.server,
+        operation: method,
+        ...(request.uri !== undefined && { uri: request.uri }),
+        ...(request.prompt !== undefined && { prompt: request.prompt }),
+        ...(request.tool !== undefined && { tool: request.tool }),
+        ...(argumentNames !== undefined && { argumentNames }),
+      });
+      throw new ContextError('POLICY_DENIED', decision.reason, {
+        server: request.server,
+        field: 'operation',
+        value: request.uri ?? request.prompt ?? request.tool ?? request.operation,
+      });
+    }
+    return decision.limits;
+  }
+
+  #visible(server: string, uri: string): boolean {
+    return this.#policy.allowsUri(this.principal, server, uri);
+  }
+}
+
+// --- Module helpers ---
+
+/** A listed item whose declared type the binding refuses is hidden; an undeclared type is left to the read. */
+function mimeTypeVisible(mimeType: string | undefined, limits: AccessLimits): boolean {
+  if (mimeType === undefined) return true;
+  return limits.mimeTypes.every((allowlist) => mimeTypeAllowed(mimeType, allowlist));
+}

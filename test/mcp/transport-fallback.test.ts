@@ -1,0 +1,101 @@
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { shouldFallBackToSse } from '../../src/mcp/classify-transport-error.js';
+import { McpServerRegistry } from '../../src/mcp/mcp-server-registry.js';
+import { startScriptedHttp } from './support/scripted-server.js';
+
+const resources = [{ uri: 'scripted://one', name: 'one', mimeType: 'text/plain' }];
+
+async function autoRegistry(path: string, requestTimeoutMs?: number) {
+  const host = await startScriptedHttp({ resources });
+  const servers = new McpServerRegistry({
+    mcpServers: { remote: { url: `${host.origin}${path}` } },
+    ...(requestTimeoutMs !== undefined && { requestTimeoutMs }),
+    reconnect: false,
+  });
+  onTestFinished(async () => {
+    await servers.close();
+    await host.close();
+  });
+  return { host, servers };
+}
+
+describe('transport auto', () => {
+  it('uses Streamable HTTP when the server speaks it, and never opens an SSE stream', async () => {
+    const { host, servers } = await autoRegistry('/mcp');
+    const { resources: listed } = await servers.listResources('remote');
+    expect(listed.map((resource) => resource.uri)).toEqual(['scripted://one']);
+    expect(servers.status('remote')).toMatchObject({
+      configuredTransport: 'auto',
+      transport: 'http',
+      state: 'connected',
+    });
+    expect(host.requests).not.toContain('GET /messages');
+  });
+
+  it.each(['404', '405'])('falls back to SSE when the initialize POST answers %s', async (status) => {
+    const { host, servers } = await autoRegistry(`/${status}`);
+    const { resources: listed } = await servers.listResources('remote');
+    expect(listed.map((resource) => resource.uri)).toEqual(['scripted://one']);
+    expect(servers.status('remote')).toMatchObject({ transport: 'sse', state: 'connected' });
+    expect(host.requests.slice(0, 2)).toEqual([`POST /${status}`, `GET /${status}`]);
+    expect(host.requests).toContain('POST /messages');
+  });
+
+  it.each(['401', '403'])('does not fall back after %s: credentials were refused', async (status) => {
+    const { host, servers } = await autoRegistry(`/${status}`);
+    const error = await servers.listResources('remote').catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: 'CONNECT_FAILED', server: 'remote', value: Number(status) });
+    expect(host.requests).toEqual([`POST /${status}`]);
+    expect(servers.status('remote')).toMatchObject({ state: 'error', lastError: { code: 'CONNECT_FAILED' } });
+  });
+
+  it('falls back to SSE when the initialize POST times out', async () => {
+    const { host, servers } = await autoRegistry('/hang', 500);
+    const { resources: listed } = await servers.listResources('remote');
+    expect(listed).toHaveLength(1);
+    expect(servers.status('remote').transport).toBe('sse');
+    expect(host.requests.slice(0, 2)).toEqual(['POST /hang', 'GET /hang']);
+  });
+
+  it('type "http" never falls back, even after a 404', async () => {
+    const host = await startScriptedHttp({ resources });
+    const servers = new McpServerRegistry({
+      mcpServers: { remote: { type: 'http', url: `${host.origin}/404` } },
+      reconnect: false,
+    });
+    onTestFinished(async () => {
+      await servers.close();
+      await host.close();
+    });
+    await expect(servers.listResources('remote')).rejects.toMatchObject({
+      code: 'CONNECT_FAILED',
+      value: 404,
+    });
+    expect(host.requests).toEqual(['POST /404']);
+  });
+});
+
+describe('shouldFallBackToSse', () => {
+  const httpError = (status: number) =>
+    Object.assign(new Error(`Streamable HTTP error: Error POSTing to endpoint: ${status}`), { code: status });
+  const fetchFailure = (code: string) =>
+    new TypeError('fetch failed', { cause: Object.assign(new Error(code), { code }) });
+
+  it('allows 404, 405, network errors and timeouts before initialization', () => {
+    expect(shouldFallBackToSse(httpError(404), false)).toBe(true);
+    expect(shouldFallBackToSse(httpError(405), false)).toBe(true);
+    expect(shouldFallBackToSse(fetchFailure('ECONNRESET'), false)).toBe(true);
+    expect(shouldFallBackToSse(new McpError(-32001, 'Request timed out'), false)).toBe(true);
+  });
+
+  it('refuses 401, 403, other statuses, TLS failures, and anything once initialized', () => {
+    expect(shouldFallBackToSse(httpError(401), false)).toBe(false);
+    expect(shouldFallBackToSse(httpError(403), false)).toBe(false);
+    expect(shouldFallBackToSse(httpError(500), false)).toBe(false);
+    expect(shouldFallBackToSse(fetchFailure('DEPTH_ZERO_SELF_SIGNED_CERT'), false)).toBe(false);
+    expect(shouldFallBackToSse(fetchFailure('ERR_TLS_CERT_ALTNAME_INVALID'), false)).toBe(false);
+    expect(shouldFallBackToSse(httpError(404), true)).toBe(false);
+    expect(shouldFallBackToSse(new McpError(-32001, 'Request timed out'), true)).toBe(false);
+  });
+});
