@@ -41,8 +41,12 @@ export type Attachment = PinInput & {
 };
 
 export interface ModelCapabilities {
-  /** Whether the model accepts image parts. Default false. */
+  /** Whether the model accepts image parts (png, jpeg, gif, webp). Default false. */
   readonly images?: boolean;
+  /** Whether the model accepts audio parts. Default false. */
+  readonly audio?: boolean;
+  /** Whether the model accepts PDF document parts. Default false. */
+  readonly pdf?: boolean;
 }
 
 export interface BudgetOptions {
@@ -52,7 +56,21 @@ export interface BudgetOptions {
   readonly minTokens?: number;
   /** `fair`: max-min water-filling across attachments; `priority`: greedy in rank order. */
   readonly strategy?: 'fair' | 'priority';
+  /**
+   * How a resource that does not fit is cut: `head` (default), `tail`, `head-tail` (middle
+   * elided), or `relevant` (the chunks most relevant to `turn.message.text`, in document order).
+   */
+  readonly truncation?: TruncationStrategyName;
+  /** Cut at a line end when one is close to the cut (default true). */
+  readonly lineAware?: boolean;
+  /**
+   * Fraction of `maxTokens` held back for a model whose tokenizer differs from the one counting
+   * (e.g. 0.1 for Claude against o200k_base). Default 0.
+   */
+  readonly safetyMargin?: number;
 }
+
+export type TruncationStrategyName = 'head' | 'tail' | 'head-tail' | 'relevant';
 
 /** One call of `provide()`: the turn about to go to the model. */
 export interface Turn {
@@ -80,6 +98,19 @@ export interface BlockProvenance {
   readonly mimeType: string;
   readonly sha256: string;
   readonly truncated: boolean;
+  /** Tokens of the converted content before any cut (an estimate when `originalTokensEstimated`). */
+  readonly originalTokens?: number;
+  readonly originalTokensEstimated?: boolean;
+}
+
+/** Content passed to the model natively (not as text), framed by a placeholder line in its block. */
+export interface MediaPart {
+  readonly kind: 'image' | 'audio' | 'document';
+  readonly uri: string;
+  readonly mimeType: string;
+  /** base64. */
+  readonly data: string;
+  readonly bytes: number;
 }
 
 /**
@@ -89,7 +120,13 @@ export interface BlockProvenance {
  */
 export type ContextBlock =
   | { readonly kind: 'preamble'; readonly text: string }
-  | { readonly kind: 'resource'; readonly text: string; readonly provenance: BlockProvenance };
+  | {
+      readonly kind: 'resource';
+      readonly text: string;
+      readonly provenance: BlockProvenance;
+      /** Images, audio, PDFs the model takes natively; each is named by a line in `text`. */
+      readonly parts?: readonly MediaPart[];
+    };
 
 export type TraceStatus =
   | 'injected'
@@ -131,6 +168,10 @@ export interface TraceEntry {
   readonly tokens: number;
   /** Tokens of the converted content before any truncation. */
   readonly originalTokens: number;
+  /** True when `originalTokens` is extrapolated: a large resource is counted only as far as the budget needs. */
+  readonly originalTokensEstimated?: boolean;
+  /** Facts about the conversion, e.g. "labelled application/json but not valid JSON; shown as sent". */
+  readonly notes?: readonly string[];
   /** Bytes of content read from the server. */
   readonly bytes: number;
   readonly sha256?: string;

@@ -1,6 +1,19 @@
-import { get_encoding, type Tiktoken, type TiktokenEncoding } from 'tiktoken';
+import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
+import { get_encoding, type Tiktoken } from 'tiktoken';
+import { encodeChunked } from './count-tokens-chunked.js';
 import { decodeUtf8Whole } from './decode-utf8-whole.js';
+import { encodingForModel, type TokenizerEncoding } from './encoding-for-model.js';
 import type { Tokenizer } from './tokenizer.js';
+
+export interface TiktokenTokenizerOptions {
+  /** Default `o200k_base`. */
+  readonly encoding?: TokenizerEncoding;
+  /** A model name whose encoding to use (`gpt-4-turbo` → `cl100k_base`); `encoding` wins if both are set. */
+  readonly model?: string;
+  /** Counts kept per process, keyed by the text's sha256. Default 10,000. */
+  readonly countCacheEntries?: number;
+}
 
 interface SharedEncoder {
   readonly encoder: Tiktoken;
@@ -9,10 +22,23 @@ interface SharedEncoder {
 
 // tiktoken does not cache get_encoding(): each call costs 160–350 ms and its own WASM memory.
 // One encoder per encoding per process, freed when its last user disposes.
-const shared = new Map<TiktokenEncoding, SharedEncoder>();
+const shared = new Map<TokenizerEncoding, SharedEncoder>();
 
-/** A Tokenizer on tiktoken (default `o200k_base`, the encoding of current OpenAI models). */
-export function createTiktokenTokenizer(encoding: TiktokenEncoding = 'o200k_base'): Tokenizer {
+// Hashing is ~1000× cheaper than tokenizing, but for short texts neither matters.
+const cacheFromChars = 1024;
+const hashChunkChars = 1024 * 1024;
+
+/**
+ * A Tokenizer on tiktoken (default `o200k_base`, the encoding of current OpenAI models). Counts
+ * in chunks cut at piece boundaries, yielding between them; splits quadratic runs (see
+ * encode-guarded.ts); caches counts by content hash.
+ */
+export function createTiktokenTokenizer(
+  encodingOrOptions: TokenizerEncoding | TiktokenTokenizerOptions = {},
+): Tokenizer {
+  const options = typeof encodingOrOptions === 'string' ? { encoding: encodingOrOptions } : encodingOrOptions;
+  const encoding =
+    options.encoding ?? (options.model !== undefined ? encodingForModel(options.model) : 'o200k_base');
   let entry = shared.get(encoding);
   if (!entry) {
     entry = { encoder: get_encoding(encoding), users: 0 };
@@ -20,14 +46,65 @@ export function createTiktokenTokenizer(encoding: TiktokenEncoding = 'o200k_base
   }
   entry.users++;
   const { encoder } = entry;
+  // encode_ordinary: encode() throws on special tokens such as <|endoftext|> inside content.
+  const encodePiece = (piece: string) => encoder.encode_ordinary(piece);
+  const counts = new LRUCache<string, number>({ max: options.countCacheEntries ?? 10_000 });
+  const shortCounts = new LRUCache<string, number>({ max: options.countCacheEntries ?? 10_000 });
+  const counting = new Map<string, Promise<number>>();
+  const keyOf = async (text: string) => {
+    const hash = createHash('sha256');
+    // Hashing megabytes in one call would block the event loop as long as counting a chunk does.
+    for (let start = 0; start < text.length; start += hashChunkChars) {
+      hash.update(text.slice(start, start + hashChunkChars));
+      if (start + hashChunkChars < text.length) await new Promise((resolve) => setImmediate(resolve));
+    }
+    return hash.digest('base64');
+  };
   let disposed = false;
 
   return {
     name: `tiktoken:${encoding}`,
-    // encode_ordinary: encode() throws on special tokens such as <|endoftext|> inside content.
-    encode: async (text) => encoder.encode_ordinary(text),
+    encode: async (text) => (await encodeChunked(text, encodePiece, { keepTokens: true })).tokens,
     decode: (tokens) => decodeUtf8Whole(encoder.decode(tokens)),
-    count: async (text) => encoder.encode_ordinary(text).length,
+    count: async (text) => {
+      if (text.length < cacheFromChars) {
+        // Short texts recur every turn (frame headers, markers) and cost ~0.5 µs per character
+        // under o200k's pre-tokenizer: keep their counts, keyed by the text itself.
+        const known = shortCounts.get(text);
+        if (known !== undefined) return known;
+        const count = encodePiece(text).length;
+        shortCounts.set(text, count);
+        return count;
+      }
+      const key = await keyOf(text);
+      const cached = counts.get(key);
+      if (cached !== undefined) return cached;
+      // Concurrent turns over the same pins count the same renderings: count each once.
+      let flight = counting.get(key);
+      if (!flight) {
+        flight = encodeChunked(text, encodePiece).then(({ count }) => count);
+        counting.set(key, flight);
+        void flight.then(
+          (count) => {
+            counts.set(key, count);
+            counting.delete(key);
+          },
+          () => counting.delete(key),
+        );
+      }
+      return flight;
+    },
+    encodeWithin: async (text, limitTokens, from) => {
+      const key = text.length < cacheFromChars ? undefined : await keyOf(text);
+      const known = key === undefined ? undefined : counts.get(key);
+      const result = await encodeChunked(text, encodePiece, {
+        limitTokens,
+        fromEnd: from === 'end',
+        keepTokens: true,
+      });
+      if (result.complete && key !== undefined) counts.set(key, result.count);
+      return { ...result, ...(known !== undefined && { knownCount: known }) };
+    },
     dispose: () => {
       if (disposed) return;
       disposed = true;

@@ -10,6 +10,22 @@ export interface Tokenizer {
   /** Text of `tokens`; a multi-byte character cut at either end is dropped, never garbled. */
   decode(tokens: Uint32Array): string;
   count(text: string): Promise<number>;
+  /**
+   * Tokens from the start (or the end) of `text` until more than `limitTokens` are seen, so the
+   * cost grows with the limit, not the text. Optional: without it the whole text is encoded.
+   */
+  encodeWithin?(text: string, limitTokens: number, from: 'start' | 'end'): Promise<BoundedEncoding>;
   /** Releases what the tokenizer holds (WASM memory); the instance is unusable after. */
   dispose(): void;
+}
+
+export interface BoundedEncoding {
+  /** Tokens of `text.slice(start, end)`. */
+  readonly tokens: Uint32Array;
+  readonly start: number;
+  readonly end: number;
+  /** True when the whole text was encoded: `tokens.length` is its exact count. */
+  readonly complete: boolean;
+  /** The exact count of the whole text, when the tokenizer already knows it (a cached count). */
+  readonly knownCount?: number;
 }

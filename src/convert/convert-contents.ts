@@ -1,102 +1,187 @@
 import { createHash } from 'node:crypto';
 import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
-import { ContextError } from '../errors.js';
 import type { OmittedContent } from '../types.js';
-import { isTextualMediaType } from './is-textual-media-type.js';
+import type { Converter, MediaKind } from './converter.js';
+import { ConverterRegistry } from './converter-registry.js';
+import { decodeBase64Strict } from './decode-base64-strict.js';
 import { parseMediaType } from './media-type.js';
+import { sniffMediaType } from './sniff-media-type.js';
 
-/** A read turned into what the model can be shown as text. */
+/** One content item after conversion. Media sections become parts or placeholders per turn. */
+export type ConvertedSection =
+  | {
+      readonly kind: 'text';
+      readonly uri: string;
+      readonly mimeType: string;
+      /** Bytes as read (the text may be reformatted, e.g. compacted JSON). */
+      readonly bytes: number;
+      readonly text: string;
+      readonly pinnedLines?: number;
+    }
+  | {
+      readonly kind: 'media';
+      readonly uri: string;
+      readonly mimeType: string;
+      readonly mediaKind: MediaKind;
+      readonly bytes: number;
+      /** base64, as MCP and every message format carry it. */
+      readonly data: string;
+    }
+  | {
+      readonly kind: 'omitted';
+      readonly uri: string;
+      readonly mimeType: string;
+      readonly bytes: number;
+      readonly reason: string;
+    };
+
+/** A read turned into sections the model can be shown. Independent of the turn: cacheable. */
 export interface ConvertedResource {
-  /** Media type of the first content item (what the frame names). */
+  /** Media type of the first content item (what the frame names); sniffed when the server sent none. */
   readonly mimeType: string;
-  /** Text to frame: every textual item, and a notice line for each item that is not. */
-  readonly body: string;
-  /** True when at least one item was injectable text. */
+  readonly sections: readonly ConvertedSection[];
+  /** True when at least one item is text or a media part. */
   readonly textual: boolean;
   readonly bytes: number;
   /** sha256 (hex) over every content item as the server sent it. */
   readonly sha256: string;
+  /** Items that cannot be shown at all (binary, invalid UTF-8). */
   readonly omittedContents: OmittedContent[];
+  /** Facts worth a line in the trace (e.g. invalid JSON shown as text). */
+  readonly notes: string[];
 }
 
 type ContentItem = ReadResourceResult['contents'][number];
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
-const base64Pattern = /^[A-Za-z0-9+/]*={0,2}$/;
+const defaultRegistry = new ConverterRegistry();
 
 /**
- * Converts every content item of a read. Text-like media types become text; anything else is
- * named in a visible notice and reported in `omittedContents`, never decoded into garbage.
+ * Converts every content item of a read with the converter its media type selects. An invalid
+ * base64 blob throws (UNSUPPORTED_CONTENT): the attachment becomes an error, not content.
  */
-export function convertContents(contents: readonly ContentItem[]): ConvertedResource {
+export function convertContents(
+  contents: readonly ContentItem[],
+  registry: ConverterRegistry = defaultRegistry,
+): ConvertedResource {
   const hash = createHash('sha256');
-  const sections: string[] = [];
+  const sections: ConvertedSection[] = [];
   const omittedContents: OmittedContent[] = [];
+  const notes: string[] = [];
   let bytes = 0;
-  let textual = false;
+  let firstMimeType: string | undefined;
   for (const item of contents) {
-    const mimeType = item.mimeType ?? 'application/octet-stream';
-    const converted = convertItem(item, mimeType);
-    hash.update(converted.raw);
-    bytes += converted.bytes;
-    if (converted.text !== undefined) {
-      textual = true;
-      sections.push(
-        contents.length > 1 ? `--- ${item.uri} (${mimeType}) ---\n${converted.text}` : converted.text,
-      );
-    } else {
-      const omitted = { uri: item.uri, mimeType, bytes: converted.bytes, reason: converted.reason };
-      omittedContents.push(omitted);
-      sections.push(
-        `[content not shown: ${item.uri} is ${mimeType}, ${converted.bytes} bytes; ${converted.reason}]`,
-      );
+    const section = convertItem(item, registry, hash, notes);
+    firstMimeType ??= section.mimeType;
+    bytes += section.bytes;
+    if (section.kind === 'omitted') {
+      omittedContents.push({
+        uri: section.uri,
+        mimeType: section.mimeType,
+        bytes: section.bytes,
+        reason: section.reason,
+      });
     }
+    sections.push(section);
   }
   return {
-    mimeType: contents[0]?.mimeType ?? 'application/octet-stream',
-    body: sections.join('\n'),
-    textual,
+    mimeType: firstMimeType ?? 'application/octet-stream',
+    sections,
+    textual: sections.some((section) => section.kind !== 'omitted'),
     bytes,
     sha256: hash.digest('hex'),
     omittedContents,
+    notes,
   };
 }
 
 // --- Internal helpers ---
 
-interface ItemResult {
-  readonly raw: string | Uint8Array;
-  readonly bytes: number;
-  readonly text?: string;
-  readonly reason: string;
+function convertItem(
+  item: ContentItem,
+  registry: ConverterRegistry,
+  hash: ReturnType<typeof createHash>,
+  notes: string[],
+): ConvertedSection {
+  const isText = 'text' in item && typeof item.text === 'string';
+  const text = isText ? (item.text as string) : undefined;
+  const data = isText ? undefined : decodeBase64Strict(blobOf(item), item.uri);
+  hash.update(text ?? (data as Uint8Array));
+  let mimeType = item.mimeType;
+  let sniffedText: string | undefined;
+  if (mimeType === undefined) {
+    // A text item without a media type is text by the protocol's own word; a blob is sniffed.
+    if (data) ({ mimeType, text: sniffedText } = sniffMediaType(data));
+    else mimeType = 'text/plain';
+  }
+  const mediaType = parseMediaType(mimeType);
+  const converter = registry.find(mediaType, item.uri);
+  const byteCount = text !== undefined ? Buffer.byteLength(text) : (data?.length ?? 0);
+  const omitted = (reason: string): ConvertedSection => ({
+    kind: 'omitted',
+    uri: item.uri,
+    mimeType: mimeType as string,
+    bytes: byteCount,
+    reason,
+  });
+
+  let input: { text?: string; data?: Uint8Array };
+  if (converter.input === 'text') {
+    const decoded = text ?? sniffedText ?? decodeUtf8(data as Uint8Array);
+    if (decoded === undefined) return omitted(`the blob is not valid UTF-8 although labelled ${mimeType}`);
+    input = { text: decoded };
+  } else {
+    if (data === undefined) return omitted(`a text item cannot carry ${mimeType} data`);
+    input = { data };
+  }
+  const output = runConverter(converter, {
+    uri: item.uri,
+    mimeType,
+    ...(mediaType && { mediaType }),
+    ...input,
+  });
+  switch (output.kind) {
+    case 'text':
+      for (const note of output.notes ?? []) notes.push(`${item.uri}: ${note}`);
+      return {
+        kind: 'text',
+        uri: item.uri,
+        mimeType,
+        bytes: byteCount,
+        text: output.text,
+        ...(output.pinnedLines !== undefined && { pinnedLines: output.pinnedLines }),
+      };
+    case 'media':
+      return {
+        kind: 'media',
+        uri: item.uri,
+        mimeType: output.mimeType,
+        mediaKind: output.mediaKind,
+        bytes: output.data.length,
+        data: blobOf(item) || Buffer.from(output.data).toString('base64'),
+      };
+    default:
+      return omitted(output.reason);
+  }
 }
 
-function convertItem(item: ContentItem, mimeType: string): ItemResult {
-  const mediaType = parseMediaType(mimeType);
-  // A text item without a media type is text by the protocol's own word.
-  const textual = item.mimeType === undefined || (mediaType !== undefined && isTextualMediaType(mediaType));
-  if ('text' in item && typeof item.text === 'string') {
-    const bytes = Buffer.byteLength(item.text);
-    if (textual) return { raw: item.text, bytes, text: item.text, reason: '' };
-    return { raw: item.text, bytes, reason: 'its media type is not text' };
-  }
-  const blob = 'blob' in item && typeof item.blob === 'string' ? item.blob : '';
-  if (blob.length % 4 !== 0 || !base64Pattern.test(blob)) {
-    throw new ContextError('UNSUPPORTED_CONTENT', `${item.uri}: the blob is not valid base64`, {
-      value: item.uri,
-    });
-  }
-  const data = Buffer.from(blob, 'base64');
-  if (!textual || item.mimeType === undefined) {
-    return { raw: data, bytes: data.length, reason: 'binary content is not converted to text' };
-  }
+function runConverter(converter: Converter, input: Parameters<Converter['convert']>[0]) {
   try {
-    return { raw: data, bytes: data.length, text: strictUtf8.decode(data), reason: '' };
+    return converter.convert(input);
+  } catch (error) {
+    // A user converter that throws must not sink the turn, nor hide the item.
+    return { kind: 'omitted' as const, reason: `converter "${converter.name}" failed: ${String(error)}` };
+  }
+}
+
+function blobOf(item: ContentItem): string {
+  return 'blob' in item && typeof item.blob === 'string' ? item.blob : '';
+}
+
+function decodeUtf8(data: Uint8Array): string | undefined {
+  try {
+    return strictUtf8.decode(data);
   } catch {
-    return {
-      raw: data,
-      bytes: data.length,
-      reason: `the blob is not valid UTF-8 although labelled ${mimeType}`,
-    };
+    return undefined;
   }
 }

@@ -1,16 +1,30 @@
+import { type BodyMeasure, measureBody } from '../budget/measure-body.js';
 import { type BudgetDecision, planBudget } from '../budget/plan-budget.js';
 import type { Tokenizer } from '../budget/tokenizer.js';
-import { truncationMarker } from '../budget/truncation-marker.js';
+import { truncationStrategies } from '../budget/truncate/truncation-strategies.js';
+import { longestTruncationMarker, truncationMarker } from '../budget/truncation-marker.js';
+import type { DerivedCache } from '../cache/derived-cache.js';
+import type { ConvertedSection } from '../convert/convert-contents.js';
+import { type AssembledBody, assembleBody } from '../render/assemble-body.js';
 import { contextPreamble, frameResource } from '../render/frame-resource.js';
 import { renderText } from '../render/render-text.js';
-import type { BlockProvenance, ContextBlock } from '../types.js';
+import type {
+  BlockProvenance,
+  ContextBlock,
+  MediaPart,
+  ModelCapabilities,
+  OmittedContent,
+  TruncationStrategyName,
+} from '../types.js';
 
 /** Converted, escaped content ready for the budget, in budget rank order. */
 export interface ComposableAttachment {
-  readonly provenance: Omit<BlockProvenance, 'truncated'>;
-  readonly body: string;
-  readonly bodyTokens: Uint32Array;
+  readonly provenance: Omit<BlockProvenance, 'truncated' | 'originalTokens' | 'originalTokensEstimated'>;
+  /** Converted sections with their text already escaped for framing. */
+  readonly sections: readonly ConvertedSection[];
   readonly capTokens?: number;
+  /** Names this content across turns (hash + converters), so its counts can be reused. */
+  readonly contentKey?: string;
 }
 
 export interface ComposeOptions {
@@ -19,12 +33,30 @@ export interface ComposeOptions {
   readonly strategy: 'fair' | 'priority';
   /** Render position of each attachment (the budget ranks narrowest first; rendering puts the stablest first). */
   readonly renderOrder: readonly number[];
+  /** How a resource that does not fit is cut. Default `head`. */
+  readonly truncation?: TruncationStrategyName;
+  /** Cut at a line end when one is near. Default true. */
+  readonly lineAware?: boolean;
+  /** Fraction of `maxTokens` held back for a model whose tokenizer differs. Default 0. */
+  readonly safetyMargin?: number;
+  /** What the model accepts natively (images, audio, PDF). */
+  readonly model?: ModelCapabilities;
+  /** The user's message, for `relevant` truncation. */
+  readonly query?: string;
+  /** Keeps how far each unchanged body was counted, across turns. */
+  readonly derived?: DerivedCache;
 }
 
 export interface ComposedAttachment {
   readonly decision: BudgetDecision;
   /** Tokens of this attachment's block; 0 when omitted. */
   readonly tokens: number;
+  readonly originalTokens: number;
+  readonly originalTokensEstimated: boolean;
+  /** Items this turn's model is not shown (binary, invalid UTF-8, media it does not accept). */
+  readonly omittedContents: readonly OmittedContent[];
+  /** False when nothing in it is text or a part the model takes. */
+  readonly injectable: boolean;
 }
 
 export interface ComposedContext {
@@ -34,63 +66,117 @@ export interface ComposedContext {
   readonly attachments: ComposedAttachment[];
 }
 
-// Re-planning after the exact count is rare (token merges across frame boundaries); a few
+// Re-planning after the exact count is rare (token merges across cuts, line-aware cuts); a few
 // rounds suffice because each one removes at least the measured excess. Should they not,
 // nothing is injected rather than something over budget.
 const maxRefinements = 8;
+// Rounds that hand tokens a cut left unused back to cut attachments.
+const maxGrowRounds = 3;
+// Rounds that count further into bodies the plan gave more than was counted.
+const maxMeasureRounds = 4;
+// Counting a little past an equal share saves a round when shares come out uneven.
+const shareSlack = 64;
 
 /**
  * Budget → render for one turn: plans shares, cuts with visible markers, frames, then counts
- * the whole rendering and each block with the same tokenizer and shrinks until both the turn's
- * `maxTokens` and every attachment's own cap hold, preamble, frames and markers included.
+ * the rendering with the same tokenizer and shrinks until both the turn's `maxTokens` and every
+ * attachment's own cap hold, preamble, frames and markers included. Large bodies are counted
+ * only as far as the budget needs, so the cost follows the budget, not the resources.
  */
 export async function composeContext(
   items: readonly ComposableAttachment[],
   tokenizer: Tokenizer,
   options: ComposeOptions,
 ): Promise<ComposedContext> {
+  const bodies = items.map((item) => assembleBody(item.sections, options.model));
   if (items.length === 0) return { blocks: [], usedTokens: 0, attachments: [] };
-  const preambleTokens = await tokenizer.count(contextPreamble);
-  const costs = await Promise.all(items.map((item) => measure(item, tokenizer)));
-  const decisions = planBudget(
-    items.map((item, index) => ({
-      fullTokens: costs[index]?.fullTokens ?? 0,
-      truncatedOverheadTokens: costs[index]?.truncatedOverheadTokens ?? 0,
-      ...(item.capTokens !== undefined && { capTokens: item.capTokens }),
-    })),
-    {
-      availableTokens: options.maxTokens - preambleTokens,
-      minTokens: options.minTokens,
-      strategy: options.strategy,
-    },
-  );
-
-  for (let round = 0; ; round++) {
-    const rendered = items.map((item, index) =>
-      renderAttachment(item, decisions[index] as BudgetDecision, tokenizer),
+  const maxTokens = Math.floor(options.maxTokens * (1 - (options.safetyMargin ?? 0)));
+  const available = maxTokens - (await tokenizer.count(contextPreamble));
+  const measure = (index: number, limit: number) =>
+    measureCached(
+      items[index] as ComposableAttachment,
+      (bodies[index] as AssembledBody).body,
+      limit,
+      tokenizer,
+      options,
     );
-    const blocks = assemble(rendered, options.renderOrder);
-    const [usedTokens, tokens] = await Promise.all([
-      blocks.length === 0 ? 0 : tokenizer.count(renderText(blocks)),
-      Promise.all(rendered.map((block) => (block ? tokenizer.count(block.text) : 0))),
-    ]);
-    const overCap = items.flatMap((item, index) => {
-      const excess = (tokens[index] ?? 0) - (item.capTokens ?? Number.POSITIVE_INFINITY);
-      return excess > 0 ? [{ index, excess }] : [];
+  // Count each body only as far as its share could reach. Fair sharing starts every body at an
+  // equal share and counts further only where the plan hands out more: the total counted
+  // follows the budget, not the number or size of the resources.
+  const ceilings = items.map((item) => Math.max(0, Math.min(item.capTokens ?? available, available)));
+  const firstShare =
+    options.strategy === 'fair' ? Math.ceil(available / items.length) + shareSlack : available;
+  let measures = await Promise.all(
+    ceilings.map((ceiling, index) => measure(index, Math.min(ceiling, firstShare))),
+  );
+  let costs: Cost[] = [];
+  let decisions: BudgetDecision[] = [];
+  for (let round = 0; ; round++) {
+    costs = await Promise.all(
+      items.map((item, index) => measureFrame(item, measures[index] as BodyMeasure, tokenizer)),
+    );
+    decisions = planBudget(
+      items.map((item, index) => ({
+        fullTokens: costs[index]?.fullTokens ?? 0,
+        truncatedOverheadTokens: costs[index]?.truncatedOverheadTokens ?? 0,
+        ...(item.capTokens !== undefined && { capTokens: item.capTokens }),
+      })),
+      { availableTokens: available, minTokens: options.minTokens, strategy: options.strategy },
+    );
+    const short = decisions.flatMap((decision, index) => {
+      const counted = measures[index] as BodyMeasure;
+      const needs = decision.fate === 'truncated' ? decision.contentTokens : 0;
+      return counted.estimated && needs > counted.head.tokens.length ? [index] : [];
     });
-    const excess = usedTokens - options.maxTokens;
-    if ((excess <= 0 && overCap.length === 0) || round === maxRefinements) {
-      if (excess > 0 || overCap.length > 0) return omitAll(items);
-      return {
-        blocks,
-        usedTokens,
-        attachments: decisions.map((decision, index) => ({ decision, tokens: tokens[index] ?? 0 })),
-      };
-    }
-    for (const { index, excess: over } of overCap) shrink(decisions, costs, index, over, options.minTokens);
-    if (excess > 0 && overCap.length === 0)
-      shrink(decisions, costs, largest(decisions), excess, options.minTokens);
+    if (short.length === 0 || round === maxMeasureRounds) break;
+    const next = [...measures];
+    await Promise.all(
+      short.map(async (index) => {
+        const allocated = (decisions[index] as { tokens: number }).tokens;
+        next[index] = await measure(index, Math.min(ceilings[index] ?? 0, allocated * 2));
+      }),
+    );
+    measures = next;
   }
+  const render = (index: number, decision: BudgetDecision) =>
+    renderAttachment(
+      items[index] as ComposableAttachment,
+      bodies[index] as AssembledBody,
+      measures[index] as BodyMeasure,
+      costs[index] as Cost,
+      decision,
+      tokenizer,
+      options,
+    );
+
+  let fitted: Fitted | undefined;
+  for (let round = 0; round <= maxRefinements; round++) {
+    const attempt = await evaluate(items, decisions, render, tokenizer, maxTokens, options.renderOrder);
+    if (attempt.excess <= 0 && attempt.overCap.length === 0) {
+      fitted = attempt;
+      break;
+    }
+    for (const { index, excess: over } of attempt.overCap)
+      shrink(decisions, costs, index, over, options.minTokens);
+    if (attempt.excess > 0 && attempt.overCap.length === 0) {
+      shrink(decisions, costs, largest(decisions), attempt.excess, options.minTokens);
+    }
+  }
+  if (!fitted) return omitAll(items, measures, bodies);
+  fitted = await grow(fitted, items, decisions, costs, render, tokenizer, maxTokens, options.renderOrder);
+
+  return {
+    blocks: fitted.blocks,
+    usedTokens: fitted.usedTokens,
+    attachments: fitted.decisions.map((decision, index) => ({
+      decision,
+      tokens: fitted.tokens[index] ?? 0,
+      originalTokens: measures[index]?.originalTokens ?? 0,
+      originalTokensEstimated: measures[index]?.estimated ?? false,
+      omittedContents: bodies[index]?.omittedContents ?? [],
+      injectable: bodies[index]?.injectable ?? false,
+    })),
+  };
 }
 
 // --- Internal helpers ---
@@ -98,40 +184,191 @@ export async function composeContext(
 interface Cost {
   readonly fullTokens: number;
   readonly truncatedOverheadTokens: number;
+  readonly markerTokens: number;
 }
 
-async function measure(item: ComposableAttachment, tokenizer: Tokenizer): Promise<Cost> {
-  const whole = frameResource({ ...item.provenance, truncated: false }, '');
-  const cut = frameResource({ ...item.provenance, truncated: true }, '');
-  const original = item.bodyTokens.length;
-  // The marker's numbers are at most as long as the original count: an upper bound.
-  const marker = truncationMarker({ ...item.provenance, shownTokens: original, originalTokens: original });
+type ResourceBlock = ContextBlock & { kind: 'resource' };
+type Render = (index: number, decision: BudgetDecision) => Promise<ResourceBlock | undefined>;
+
+interface Fitted {
+  readonly blocks: ContextBlock[];
+  readonly usedTokens: number;
+  readonly tokens: number[];
+  readonly decisions: BudgetDecision[];
+  readonly excess: number;
+  readonly overCap: { index: number; excess: number }[];
+}
+
+async function measureFrame(
+  item: ComposableAttachment,
+  measure: BodyMeasure,
+  tokenizer: Tokenizer,
+): Promise<Cost> {
+  const provenance = provenanceOf(item, measure);
+  const whole = frameResource({ ...provenance, truncated: false }, '');
+  const cut = frameResource({ ...provenance, truncated: true }, '');
+  const marker = longestTruncationMarker({ ...item.provenance, ...provenanceFacts(measure) });
   const [wholeTokens, cutTokens, markerTokens] = await Promise.all([
     tokenizer.count(whole),
     tokenizer.count(cut),
     tokenizer.count(marker),
   ]);
-  return { fullTokens: wholeTokens + original, truncatedOverheadTokens: cutTokens + markerTokens };
+  return {
+    fullTokens: wholeTokens + measure.originalTokens,
+    truncatedOverheadTokens: cutTokens + markerTokens,
+    markerTokens,
+  };
 }
 
-function renderAttachment(
+/** measureBody, through the derived cache when the content has a key. */
+async function measureCached(
   item: ComposableAttachment,
+  body: string,
+  limit: number,
+  tokenizer: Tokenizer,
+  options: ComposeOptions,
+): Promise<BodyMeasure> {
+  const key =
+    item.contentKey !== undefined && options.derived
+      ? `${item.contentKey}|${tokenizer.name}|${modelKey(options.model)}`
+      : undefined;
+  if (key === undefined || !options.derived) return measureBody(body, limit, tokenizer);
+  return options.derived.measureOnce(key, limit, () => measureBody(body, limit, tokenizer));
+}
+
+/** The body depends on which media the model takes in (parts or placeholders). */
+function modelKey(model: ModelCapabilities | undefined): string {
+  return `${model?.images ? 'i' : ''}${model?.audio ? 'a' : ''}${model?.pdf ? 'p' : ''}`;
+}
+
+function provenanceFacts(measure: BodyMeasure) {
+  return { originalTokens: measure.originalTokens, estimated: measure.estimated };
+}
+
+function provenanceOf(item: ComposableAttachment, measure: BodyMeasure): Omit<BlockProvenance, 'truncated'> {
+  return {
+    ...item.provenance,
+    originalTokens: measure.originalTokens,
+    ...(measure.estimated && { originalTokensEstimated: true }),
+  };
+}
+
+async function renderAttachment(
+  item: ComposableAttachment,
+  assembled: AssembledBody,
+  measure: BodyMeasure,
+  cost: Cost,
   decision: BudgetDecision,
   tokenizer: Tokenizer,
-): (ContextBlock & { kind: 'resource' }) | undefined {
+  options: ComposeOptions,
+): Promise<ResourceBlock | undefined> {
   if (decision.fate === 'omitted') return undefined;
+  const base = provenanceOf(item, measure);
   if (decision.fate === 'whole') {
-    const provenance = { ...item.provenance, truncated: false };
-    return { kind: 'resource', text: frameResource(provenance, item.body), provenance };
+    const provenance = { ...base, truncated: false };
+    const parts = assembled.parts.map(({ part }) => part);
+    return withParts(
+      { kind: 'resource', text: frameResource(provenance, assembled.body), provenance },
+      parts,
+    );
   }
-  const shown = tokenizer.decode(item.bodyTokens.subarray(0, Math.max(0, decision.contentTokens)));
-  const marker = truncationMarker({
-    ...item.provenance,
-    shownTokens: decision.contentTokens,
-    originalTokens: item.bodyTokens.length,
+  const strategy = truncationStrategies[options.truncation ?? 'head'];
+  const cut = await strategy({
+    body: assembled.body,
+    pinnedChars: assembled.pinnedChars,
+    contentTokens: Math.max(0, decision.contentTokens),
+    markerTokens: cost.markerTokens,
+    originalTokens: measure.originalTokens,
+    estimated: measure.estimated,
+    headEncoding: measure.head,
+    tokenizer,
+    lineAware: options.lineAware ?? true,
+    ...(options.query !== undefined && { query: options.query }),
+    marker: (range, estimated) =>
+      truncationMarker({
+        server: item.provenance.server,
+        uri: item.provenance.uri,
+        originalTokens: measure.originalTokens,
+        estimated: estimated || measure.estimated,
+        range,
+      }),
   });
-  const provenance = { ...item.provenance, truncated: true };
-  return { kind: 'resource', text: frameResource(provenance, shown + marker), provenance };
+  const provenance = { ...base, truncated: true };
+  // A part whose naming line was cut away goes with it: the marker accounts for both.
+  const parts = assembled.parts.filter(({ line }) => cut.text.includes(line)).map(({ part }) => part);
+  return withParts({ kind: 'resource', text: frameResource(provenance, cut.text), provenance }, parts);
+}
+
+function withParts(block: ResourceBlock, parts: readonly MediaPart[]): ResourceBlock {
+  return parts.length === 0 ? block : { ...block, parts };
+}
+
+/** Renders every attachment with the current decisions and counts what that costs. */
+async function evaluate(
+  items: readonly ComposableAttachment[],
+  decisions: BudgetDecision[],
+  render: Render,
+  tokenizer: Tokenizer,
+  maxTokens: number,
+  renderOrder: readonly number[],
+): Promise<Fitted> {
+  const rendered = await Promise.all(decisions.map((decision, index) => render(index, decision)));
+  const blocks = assemble(rendered, renderOrder);
+  const tokens = await Promise.all(rendered.map((block) => (block ? tokenizer.count(block.text) : 0)));
+  const usedTokens = blocks.length === 0 ? 0 : await tokenizer.count(renderText(blocks));
+  const overCap = items.flatMap((item, index) => {
+    const excess = (tokens[index] ?? 0) - (item.capTokens ?? Number.POSITIVE_INFINITY);
+    return excess > 0 ? [{ index, excess }] : [];
+  });
+  return { blocks, usedTokens, tokens, decisions: [...decisions], excess: usedTokens - maxTokens, overCap };
+}
+
+/**
+ * Cuts rarely land on their exact share (a dropped partial character, a line end, a marker
+ * shorter than its worst case): hand what is left to cut attachments that can use it, keeping
+ * the result only when it still fits.
+ */
+async function grow(
+  fitted: Fitted,
+  items: readonly ComposableAttachment[],
+  decisions: BudgetDecision[],
+  costs: readonly Cost[],
+  render: Render,
+  tokenizer: Tokenizer,
+  maxTokens: number,
+  renderOrder: readonly number[],
+): Promise<Fitted> {
+  let best = fitted;
+  for (let round = 0; round < maxGrowRounds; round++) {
+    const slack = maxTokens - best.usedTokens;
+    if (slack <= 0) break;
+    const candidate = [...best.decisions];
+    let changed = false;
+    let left = slack;
+    for (const [index, decision] of candidate.entries()) {
+      if (decision.fate !== 'truncated' || left <= 0) continue;
+      const cap = Math.min(
+        items[index]?.capTokens ?? Number.POSITIVE_INFINITY,
+        costs[index]?.fullTokens ?? 0,
+      );
+      const room = cap - (best.tokens[index] ?? 0);
+      const extra = Math.min(left, room);
+      if (extra <= 0) continue;
+      candidate[index] = {
+        fate: 'truncated',
+        tokens: decision.tokens + extra,
+        contentTokens: decision.contentTokens + extra,
+      };
+      left -= extra;
+      changed = true;
+    }
+    if (!changed) break;
+    const attempt = await evaluate(items, candidate, render, tokenizer, maxTokens, renderOrder);
+    if (attempt.excess > 0 || attempt.overCap.length > 0 || attempt.usedTokens <= best.usedTokens) break;
+    best = attempt;
+    decisions.splice(0, decisions.length, ...candidate);
+  }
+  return best;
 }
 
 function assemble(
@@ -174,13 +411,21 @@ function shrink(
       : { fate: 'omitted', reason: 'the exact count of the rendered context left it too little room' };
 }
 
-function omitAll(items: readonly ComposableAttachment[]): ComposedContext {
+function omitAll(
+  items: readonly ComposableAttachment[],
+  measures: readonly BodyMeasure[],
+  bodies: readonly AssembledBody[],
+): ComposedContext {
   return {
     blocks: [],
     usedTokens: 0,
-    attachments: items.map(() => ({
+    attachments: items.map((_, index) => ({
       decision: { fate: 'omitted', reason: 'the rendered context could not be fitted to the budget' },
       tokens: 0,
+      originalTokens: measures[index]?.originalTokens ?? 0,
+      originalTokensEstimated: measures[index]?.estimated ?? false,
+      omittedContents: bodies[index]?.omittedContents ?? [],
+      injectable: bodies[index]?.injectable ?? false,
     })),
   };
 }

@@ -1,7 +1,13 @@
 import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ResolvedAttachment } from '../attachments/resolve-turn-attachments.js';
 import type { Tokenizer } from '../budget/tokenizer.js';
-import { type ConvertedResource, convertContents } from '../convert/convert-contents.js';
+import type { DerivedCache } from '../cache/derived-cache.js';
+import {
+  type ConvertedResource,
+  type ConvertedSection,
+  convertContents,
+} from '../convert/convert-contents.js';
+import type { ConverterRegistry } from '../convert/converter-registry.js';
 import { escapeFrameContent } from '../render/frame-resource.js';
 import type { ComposableAttachment } from './compose-context.js';
 
@@ -10,14 +16,26 @@ export interface Prepared {
   readonly composable: ComposableAttachment;
 }
 
-/** Step 4, convert: a read's contents become escaped, tokenized content ready for the budget. */
+/**
+ * Step 4, convert: a read's contents become escaped sections ready for the budget. Independent
+ * of the turn (model, budget, message), so a cached read can be prepared once. Counting waits for
+ * composeContext, which counts only as far as the turn's budget needs.
+ */
 export async function prepareAttachment(
   attachment: ResolvedAttachment,
   result: ReadResourceResult,
-  tokenizer: Tokenizer,
+  _tokenizer?: Tokenizer,
+  converters?: ConverterRegistry,
+  derived?: { readonly cache: DerivedCache; readonly sha256: string },
 ): Promise<Prepared> {
-  const converted = convertContents(result.contents);
-  const body = escapeFrameContent(converted.body);
+  const key = derived?.cache.conversionKey(derived.sha256, converters);
+  let conversion = key === undefined ? undefined : derived?.cache.conversion(key);
+  if (!conversion) {
+    const converted = convertContents(result.contents, converters);
+    conversion = { converted, sections: converted.sections.map(escapeSection) };
+    if (key !== undefined) derived?.cache.keepConversion(key, conversion);
+  }
+  const { converted, sections } = conversion;
   const composable: ComposableAttachment = {
     provenance: {
       scope: attachment.scope,
@@ -26,9 +44,15 @@ export async function prepareAttachment(
       mimeType: converted.mimeType,
       sha256: converted.sha256,
     },
-    body,
-    bodyTokens: await tokenizer.encode(body),
+    sections,
+    ...(key !== undefined && { contentKey: key }),
     ...(attachment.maxTokens !== undefined && { capTokens: attachment.maxTokens }),
   };
   return { converted, composable };
+}
+
+// --- Internal helpers ---
+
+function escapeSection(section: ConvertedSection): ConvertedSection {
+  return section.kind === 'text' ? { ...section, text: escapeFrameContent(section.text) } : section;
 }

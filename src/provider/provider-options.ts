@@ -4,6 +4,10 @@ const budgetSchema = z.strictObject({
   maxTokens: z.number().int().positive(),
   minTokens: z.number().int().nonnegative().default(64),
   strategy: z.enum(['fair', 'priority']).default('fair'),
+  truncation: z.enum(['head', 'tail', 'head-tail', 'relevant']).default('head'),
+  lineAware: z.boolean().default(true),
+  /** Held back for a model whose tokenizer differs from the counting one (e.g. 0.1 for Claude). */
+  safetyMargin: z.number().min(0).max(0.5).default(0),
 });
 
 const hasMethods =
@@ -23,6 +27,9 @@ export const providerOptionsSchema = z.object({
   policy: z.custom<object>(hasMethods('authorize'), { message: 'policy must be an AccessPolicy' }),
   budget: budgetSchema,
   tokenizer: z.custom<object>(hasMethods('encode', 'decode', 'count')).optional(),
+  converters: z
+    .custom<object>(hasMethods('find', 'register'), { message: 'converters must be a ConverterRegistry' })
+    .optional(),
   /** Per-read timeout, in milliseconds. */
   readTimeoutMs: z.number().int().positive().default(10_000),
   /** The whole turn's deadline: provide() returns by then, whatever the servers do. */

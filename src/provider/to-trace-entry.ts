@@ -10,7 +10,7 @@ export function toTraceEntry(
 ): TraceEntry {
   const { attachment, converted } = prepared;
   const decision = composed?.decision;
-  const status: TraceStatus = prepared.status ?? statusOf(prepared, decision?.fate);
+  const status: TraceStatus = prepared.status ?? statusOf(prepared, decision?.fate, composed?.injectable);
   return {
     scope: attachment.scope,
     ...(attachment.attachmentId !== undefined && { attachmentId: attachment.attachmentId }),
@@ -20,17 +20,19 @@ export function toTraceEntry(
     ...(converted && { mimeType: converted.mimeType, sha256: converted.sha256 }),
     status,
     tokens: composed?.tokens ?? 0,
-    originalTokens: prepared.composable?.bodyTokens.length ?? 0,
+    originalTokens: composed?.originalTokens ?? 0,
+    ...(composed?.originalTokensEstimated && { originalTokensEstimated: true }),
     bytes: converted?.bytes ?? 0,
     cache: prepared.cache,
     durationMs: prepared.durationMs,
     ...(decision?.fate === 'omitted' && { reason: decision.reason }),
     ...(decision?.fate === 'truncated' && {
-      reason: `cut to ${decision.contentTokens} of ${prepared.composable?.bodyTokens.length ?? 0} content tokens to fit the budget`,
+      reason: `cut to ${decision.contentTokens} of ${composed?.originalTokensEstimated ? '~' : ''}${composed?.originalTokens ?? 0} content tokens to fit the budget`,
     }),
     ...(prepared.error && { error: { code: prepared.error.code, message: prepared.error.message } }),
     superseded: attachment.superseded,
-    omittedContents: converted?.omittedContents ?? [],
+    omittedContents: composed?.omittedContents ?? converted?.omittedContents ?? [],
+    ...(converted && converted.notes.length > 0 && { notes: converted.notes }),
     ...(change !== undefined && { change }),
   };
 }
@@ -40,9 +42,11 @@ export function toTraceEntry(
 function statusOf(
   prepared: PreparedAttachment,
   fate: 'whole' | 'truncated' | 'omitted' | undefined,
+  injectable: boolean | undefined,
 ): TraceStatus {
   if (fate === 'omitted' || fate === undefined) return 'omitted-budget';
-  if (prepared.converted && !prepared.converted.textual) return 'unsupported';
+  // Nothing the model can take (binary, or media this model does not accept): only placeholders went in.
+  if (injectable === false || (prepared.converted && !prepared.converted.textual)) return 'unsupported';
   // Injected from a cached copy because the fresh read failed; the trace keeps that error.
   if (prepared.cache === 'stale') return 'stale';
   return fate === 'truncated' ? 'truncated' : 'injected';

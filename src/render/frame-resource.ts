@@ -17,7 +17,11 @@ export function escapeFrameContent(body: string): string {
   return body.replace(closingTagPattern, '&lt;$1/$2mcp-resource');
 }
 
-/** Wraps already-escaped content in a frame that names where it came from. */
+/**
+ * Wraps already-escaped content in a frame that names where it came from: server, uri, media
+ * type, scope, a sha256 prefix, the content's original tokens (`~` when estimated), and whether
+ * it was cut. Deterministic: the same content renders the same bytes every turn.
+ */
 export function frameResource(provenance: BlockProvenance, body: string): string {
   const attributes = [
     ['server', provenance.server],
@@ -25,6 +29,9 @@ export function frameResource(provenance: BlockProvenance, body: string): string
     ['mime', provenance.mimeType],
     ['scope', provenance.scope],
     ['sha256', provenance.sha256.slice(0, 16)],
+    ...(provenance.originalTokens !== undefined
+      ? [['tokens', `${provenance.originalTokensEstimated ? '~' : ''}${provenance.originalTokens}`]]
+      : []),
     ['truncated', String(provenance.truncated)],
   ]
     .map(([name, value]) => `${name}="${escapeAttribute(value ?? '')}"`)

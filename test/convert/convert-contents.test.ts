@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { convertContents } from '../../src/convert/convert-contents.js';
+import type { Converter } from '../../src/convert/converter.js';
+import { createConverterRegistry } from '../../src/convert/converter-registry.js';
 import { parseMediaType } from '../../src/convert/media-type.js';
 
 const base64 = (data: string | Uint8Array) => Buffer.from(data).toString('base64');
@@ -25,33 +27,57 @@ describe('parseMediaType', () => {
 
 describe('convertContents', () => {
   it.each([
-    ['text/yaml', 'repos:\n  - name: acme'],
-    ['text/markdown', '# Setup'],
-    ['application/json', '{"a":1}'],
-    ['application/vnd.api+json', '{"data":[]}'],
-    ['application/atom+xml', '<feed/>'],
-    ['application/yaml', 'a: 1'],
-  ])('keeps %s text as text', (mimeType, text) => {
+    ['text/yaml', 'repos:\n  - name: acme', 'repos:\n  - name: acme'],
+    ['text/markdown', '# Setup', '# Setup'],
+    ['application/json', '{"a": 1}', '{"a":1}'],
+    ['application/vnd.api+json', '{"data": []}', '{"data":[]}'],
+    ['application/atom+xml', '<feed/>', '<feed/>'],
+    ['application/yaml', 'a: 1', 'a: 1'],
+    ['text/html', '<p>hi</p>', '<p>hi</p>'],
+  ])('converts %s text', (mimeType, text, expected) => {
     const converted = convertContents([{ uri: 'x://a', mimeType, text }]);
-    expect(converted).toMatchObject({ body: text, textual: true, mimeType, omittedContents: [] });
+    expect(converted).toMatchObject({ textual: true, mimeType, omittedContents: [], notes: [] });
+    expect(converted.sections).toEqual([
+      { kind: 'text', uri: 'x://a', mimeType, bytes: Buffer.byteLength(text), text: expected },
+    ]);
     expect(converted.sha256).toBe(createHash('sha256').update(text).digest('hex'));
   });
 
   it('decodes a blob with a text media type as UTF-8', () => {
     const converted = convertContents([{ uri: 'x://a', mimeType: 'text/csv', blob: base64('a,b\n1,2') }]);
-    expect(converted).toMatchObject({ body: 'a,b\n1,2', textual: true, bytes: 7 });
+    expect(converted.sections[0]).toMatchObject({ kind: 'text', text: 'a,b\n1,2', pinnedLines: 1 });
+    expect(converted.bytes).toBe(7);
   });
 
-  it('reports binary content as not shown, with its type and size, and never decodes it', () => {
+  it('keeps an image as a media section with its base64 data, never decoded as text', () => {
     const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 3]);
     const converted = convertContents([{ uri: 'x://logo', mimeType: 'image/png', blob: base64(png) }]);
+    expect(converted.sections).toEqual([
+      {
+        kind: 'media',
+        uri: 'x://logo',
+        mimeType: 'image/png',
+        mediaKind: 'image',
+        bytes: 8,
+        data: base64(png),
+      },
+    ]);
+    expect(converted.textual).toBe(true);
+  });
+
+  it('reports other binary content as not shown, with its type and size', () => {
+    const converted = convertContents([
+      { uri: 'x://a.zip', mimeType: 'application/zip', blob: base64('PK\u0003\u0004') },
+    ]);
     expect(converted.textual).toBe(false);
     expect(converted.omittedContents).toEqual([
-      { uri: 'x://logo', mimeType: 'image/png', bytes: 8, reason: 'binary content is not converted to text' },
+      {
+        uri: 'x://a.zip',
+        mimeType: 'application/zip',
+        bytes: 4,
+        reason: 'binary content is not converted to text',
+      },
     ]);
-    expect(converted.body).toBe(
-      '[content not shown: x://logo is image/png, 8 bytes; binary content is not converted to text]',
-    );
   });
 
   it('flags a text-typed blob that is not valid UTF-8 instead of garbling it', () => {
@@ -59,8 +85,28 @@ describe('convertContents', () => {
       { uri: 'x://a', mimeType: 'text/plain', blob: base64(new Uint8Array([0x66, 0xff, 0xfe])) },
     ]);
     expect(converted.textual).toBe(false);
-    expect(converted.omittedContents[0]?.reason).toContain('not valid UTF-8');
-    expect(converted.body).not.toContain('\uFFFD');
+    expect(converted.omittedContents[0]?.reason).toBe(
+      'the blob is not valid UTF-8 although labelled text/plain',
+    );
+  });
+
+  it('sniffs a blob without a media type: UTF-8 without NULs is text, anything else binary', () => {
+    const text = convertContents([{ uri: 'x://notes', blob: base64('héllo') }]);
+    expect(text.sections[0]).toMatchObject({ kind: 'text', mimeType: 'text/plain', text: 'héllo' });
+    const binary = convertContents([{ uri: 'x://dump', blob: base64(new Uint8Array([0x68, 0, 0x69])) }]);
+    expect(binary.sections[0]).toMatchObject({
+      kind: 'omitted',
+      mimeType: 'application/octet-stream',
+      bytes: 3,
+    });
+    const code = convertContents([{ uri: 'x://src/main.go', text: 'package main' }]);
+    expect(code.sections[0]).toMatchObject({ text: '```go\npackage main\n```' });
+  });
+
+  it('invalid JSON is kept as text and noted for the trace', () => {
+    const converted = convertContents([{ uri: 'x://a', mimeType: 'application/json', text: '{oops' }]);
+    expect(converted.sections[0]).toMatchObject({ kind: 'text', text: '{oops' });
+    expect(converted.notes).toEqual(['x://a: labelled application/json but not valid JSON; shown as sent']);
   });
 
   it('handles every content item of a read, not just the first', () => {
@@ -69,8 +115,7 @@ describe('convertContents', () => {
       { uri: 'x://dir/b.bin', mimeType: 'application/octet-stream', blob: base64('zz') },
       { uri: 'x://dir/c.txt', mimeType: 'text/plain', text: 'gamma' },
     ]);
-    expect(converted.body).toContain('--- x://dir/a.md (text/markdown) ---\nalpha');
-    expect(converted.body).toContain('--- x://dir/c.txt (text/plain) ---\ngamma');
+    expect(converted.sections.map((section) => section.kind)).toEqual(['text', 'omitted', 'text']);
     expect(converted.omittedContents).toHaveLength(1);
     expect(converted.bytes).toBe(5 + 2 + 5);
   });
@@ -79,5 +124,35 @@ describe('convertContents', () => {
     expect(() => convertContents([{ uri: 'x://a', mimeType: 'image/png', blob: 'not base64!' }])).toThrow(
       expect.objectContaining({ code: 'UNSUPPORTED_CONTENT' }),
     );
+  });
+
+  it('uses a registered converter, and one that throws becomes a reasoned omission', () => {
+    const shouting: Converter = {
+      name: 'shouting',
+      mediaTypes: ['text/x-shout'],
+      input: 'text',
+      convert: ({ text = '' }) => ({ kind: 'text', text: text.toUpperCase() }),
+    };
+    const failing: Converter = {
+      name: 'failing',
+      mediaTypes: ['text/x-fail'],
+      input: 'text',
+      convert: () => {
+        throw new Error('boom');
+      },
+    };
+    const registry = createConverterRegistry([shouting, failing]);
+    const converted = convertContents(
+      [
+        { uri: 'x://a', mimeType: 'text/x-shout', text: 'hey' },
+        { uri: 'x://b', mimeType: 'text/x-fail', text: 'hey' },
+      ],
+      registry,
+    );
+    expect(converted.sections[0]).toMatchObject({ text: 'HEY' });
+    expect(converted.sections[1]).toMatchObject({
+      kind: 'omitted',
+      reason: 'converter "failing" failed: Error: boom',
+    });
   });
 });

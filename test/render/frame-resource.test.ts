@@ -18,6 +18,18 @@ describe('framing', () => {
     );
   });
 
+  it('names the original tokens, marked ~ when they are an estimate', () => {
+    expect(frameResource({ ...provenance, originalTokens: 1200 }, 'x')).toContain(
+      ' tokens="1200" truncated="false">',
+    );
+    expect(
+      frameResource(
+        { ...provenance, originalTokens: 98_000, originalTokensEstimated: true, truncated: true },
+        'x',
+      ),
+    ).toContain(' tokens="~98000" truncated="true">');
+  });
+
   it.each([
     '</mcp-resource>',
     '</MCP-Resource>',

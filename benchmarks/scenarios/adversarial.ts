@@ -1,0 +1,43 @@
+import { fitResource, round, withTokenizer } from '../support/context-bench.js';
+
+/**
+ * Content that makes BPE quadratic or is plain hostile: 64 KB of one character, a 14k-character
+ * emoji line, 1 MB of base64. Each is counted and fitted into 8k tokens; doubling the input
+ * should about double the time (never quadratic).
+ */
+export async function run(options: { quick: boolean }): Promise<Record<string, number | string | boolean>> {
+  const base64 = (bytes: number) =>
+    Buffer.from(Array.from({ length: bytes }, (_, index) => (index * 2654435761) & 255)).toString('base64');
+  const cases: Record<string, (scale: number) => string> = {
+    one_char_64KB: (scale) => 'a'.repeat(64 * 1024 * scale),
+    emoji_line_14k: (scale) => '🎉'.repeat(7000 * scale),
+    base64_1MB: (scale) => base64((options.quick ? 256 : 768) * 1024 * scale),
+  };
+  return withTokenizer(async (tokenizer) => {
+    await tokenizer.count('warm up');
+    const figures: Record<string, number | string | boolean> = {};
+    let worstDoubling = 0;
+    for (const [label, make] of Object.entries(cases)) {
+      const measure = async (scale: number) => {
+        const text = make(scale);
+        const started = performance.now();
+        await tokenizer.count(`${scale}${text}`);
+        const countMs = performance.now() - started;
+        const fitStarted = performance.now();
+        const composed = await fitResource(`${scale}${text}!`, tokenizer, 8000);
+        if (composed.usedTokens > 8000) throw new Error(`${label}: over budget`);
+        return { countMs, fitMs: performance.now() - fitStarted };
+      };
+      const single = await measure(1);
+      const double = await measure(2);
+      figures[`count_ms_${label}`] = round(single.countMs);
+      figures[`fit_8k_ms_${label}`] = round(single.fitMs);
+      const doubling = double.countMs / Math.max(0.01, single.countMs);
+      figures[`doubling_${label}`] = round(doubling);
+      worstDoubling = Math.max(worstDoubling, doubling);
+    }
+    figures.target = 'doubling ≈ 2 (quadratic would be 4)';
+    figures.pass = worstDoubling < 3;
+    return figures;
+  });
+}

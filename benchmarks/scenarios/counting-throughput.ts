@@ -1,0 +1,41 @@
+import { get_encoding } from 'tiktoken';
+import { median, mixedText, round, withTokenizer } from '../support/context-bench.js';
+
+/**
+ * Cold counting throughput (chunked, guarded, yielding, hashed for the cache) against one raw
+ * tiktoken `encode_ordinary` call on the same text. Target: ratio ≥ 0.8.
+ */
+export async function run(options: { quick: boolean }): Promise<Record<string, number | string | boolean>> {
+  const chars = options.quick ? 512 * 1024 : 2 * 1024 * 1024;
+  const runs = options.quick ? 3 : 5;
+  const encoder = get_encoding('o200k_base');
+  try {
+    return await withTokenizer(async (tokenizer) => {
+      const raw: number[] = [];
+      const ours: number[] = [];
+      let exact = true;
+      for (let index = 0; index < runs; index++) {
+        const text = mixedText(chars, index + 1); // a new text each run: the count cache is cold
+        let started = performance.now();
+        const rawCount = encoder.encode_ordinary(text).length;
+        raw.push(performance.now() - started);
+        started = performance.now();
+        const count = await tokenizer.count(text);
+        ours.push(performance.now() - started);
+        exact &&= count === rawCount;
+      }
+      const megabytes = chars / (1024 * 1024);
+      const ratio = median(raw) / median(ours);
+      return {
+        raw_MiB_per_s: round(megabytes / (median(raw) / 1000)),
+        ours_MiB_per_s: round(megabytes / (median(ours) / 1000)),
+        ratio: round(ratio),
+        exact_counts: exact,
+        target: '≥ 0.8',
+        pass: ratio >= 0.8,
+      };
+    });
+  } finally {
+    encoder.free();
+  }
+}

@@ -1,0 +1,78 @@
+import { createTiktokenTokenizer } from '../../src/budget/tiktoken-tokenizer.js';
+import type { Tokenizer } from '../../src/budget/tokenizer.js';
+import { convertContents } from '../../src/convert/convert-contents.js';
+import { type ComposableAttachment, composeContext } from '../../src/provider/compose-context.js';
+import { escapeFrameContent } from '../../src/render/frame-resource.js';
+import type { TruncationStrategyName } from '../../src/types.js';
+
+const lines = [
+  'function checkout(cart) {',
+  '  return cart.items.map((item) => item.price * item.quantity);',
+  '}',
+  '// payments: retry with backoff, see /docs/payments.md',
+  '/usr/local/bin/node server.js',
+  '日本語のテキストと中文内容。',
+  'The checkout service validates the cart, reserves stock and charges the card.',
+  '',
+  '  - name: Payments',
+  '    cohesion: 81%',
+  '🎉👩‍👩‍👧‍👦🚀 release notes',
+  '<|endoftext|>',
+];
+
+/** Deterministic mixed text (code, YAML, prose, CJK, emoji, special tokens) of about `chars` characters. */
+export function mixedText(chars: number, seed = 0): string {
+  const parts: string[] = [];
+  let length = 0;
+  for (let index = seed; length < chars; index++) {
+    const line = `${lines[(index * 7919) % lines.length]}${index % 13 === 0 ? '\n\n' : '\n'}`;
+    parts.push(line);
+    length += line.length;
+  }
+  return parts.join('');
+}
+
+/** The convert step as the provider runs it, then composeContext: one turn for one resource. */
+export async function fitResource(
+  text: string,
+  tokenizer: Tokenizer,
+  maxTokens: number,
+  truncation: TruncationStrategyName = 'head',
+) {
+  const converted = convertContents([{ uri: 'bench://resource', mimeType: 'text/plain', text }]);
+  const item: ComposableAttachment = {
+    provenance: {
+      scope: 'pipeline',
+      server: 'bench',
+      uri: 'bench://resource',
+      mimeType: 'text/plain',
+      sha256: converted.sha256,
+    },
+    sections: converted.sections.map((section) =>
+      section.kind === 'text' ? { ...section, text: escapeFrameContent(section.text) } : section,
+    ),
+  };
+  return composeContext([item], tokenizer, {
+    maxTokens,
+    minTokens: 64,
+    strategy: 'fair',
+    renderOrder: [0],
+    truncation,
+  });
+}
+
+export async function withTokenizer<T>(run: (tokenizer: Tokenizer) => Promise<T>): Promise<T> {
+  const tokenizer = createTiktokenTokenizer();
+  try {
+    return await run(tokenizer);
+  } finally {
+    tokenizer.dispose();
+  }
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
+export const round = (value: number, digits = 2) => Number(value.toFixed(digits));

@@ -1,0 +1,96 @@
+import { avoidSurrogateSplit, concatTokens, type EncodePiece, encodeGuarded } from './encode-guarded.js';
+import { firstSafeBoundary, lastSafeBoundary } from './find-safe-boundary.js';
+
+/**
+ * Chunk size for counting. tiktoken runs at about 1 µs per token, so one call on a 1 MB text
+ * blocks the event loop for ~300 ms; 16k characters (≤ 64 KB) keep each call under ~20 ms.
+ */
+export const chunkChars = 16_384;
+
+// Bounded encodings start with a window sized to the tokens still wanted.
+const charsPerWantedToken = 8;
+const minimumWindow = 1024;
+
+/** How long a counting loop may hold the event loop before it yields. */
+const yieldAfterMs = 4;
+
+export interface ChunkedEncoding {
+  /** Tokens of `text.slice(start, end)`, in text order (empty unless `keepTokens`). */
+  readonly tokens: Uint32Array;
+  /** Tokens counted over `[start, end)`. */
+  readonly count: number;
+  readonly start: number;
+  readonly end: number;
+  /** True when `[start, end)` is the whole text, so `count` is its exact count. */
+  readonly complete: boolean;
+}
+
+export interface ChunkedEncodeOptions {
+  /** Stop once more than this many tokens are counted: the cost grows with the limit, not the text. */
+  readonly limitTokens?: number;
+  /** Count from the end backwards (for tail cuts). */
+  readonly fromEnd?: boolean;
+  readonly keepTokens?: boolean;
+}
+
+/**
+ * Encodes text in chunks cut at piece boundaries (see find-safe-boundary.ts), so the total is the
+ * one-call count, and yields to the event loop between chunks. With `limitTokens` it stops early,
+ * from the start or from the end.
+ */
+export async function encodeChunked(
+  text: string,
+  encodePiece: EncodePiece,
+  options: ChunkedEncodeOptions = {},
+): Promise<ChunkedEncoding> {
+  const limit = options.limitTokens ?? Number.POSITIVE_INFINITY;
+  const parts: Uint32Array[] = [];
+  let count = 0;
+  let start = options.fromEnd ? text.length : 0;
+  let end = start;
+  let lastYield = performance.now();
+  while ((options.fromEnd ? start > 0 : end < text.length) && count <= limit) {
+    // With a limit, read about as many characters as the tokens still wanted need (o200k averages
+    // ~4 characters a token; 8 leaves room): a small limit never pays for a whole chunk.
+    const window = Math.min(chunkChars, Math.max(minimumWindow, (limit - count) * charsPerWantedToken));
+    const [from, to] = options.fromEnd
+      ? [previousCut(text, start, window), start]
+      : [end, nextCut(text, end, window)];
+    const tokens = encodeGuarded(text.slice(from, to), encodePiece);
+    count += tokens.length;
+    if (options.keepTokens) {
+      if (options.fromEnd) parts.unshift(tokens);
+      else parts.push(tokens);
+    }
+    if (options.fromEnd) start = from;
+    else end = to;
+    if (performance.now() - lastYield > yieldAfterMs) {
+      await new Promise((resolve) => setImmediate(resolve));
+      lastYield = performance.now();
+    }
+  }
+  return {
+    tokens: parts.length === 0 ? new Uint32Array(0) : concatTokens(parts),
+    count,
+    start,
+    end,
+    complete: start === 0 && end === text.length,
+  };
+}
+
+// --- Internal helpers ---
+
+function nextCut(text: string, from: number, size: number): number {
+  const window = from + size;
+  if (window >= text.length) return text.length;
+  const safe = lastSafeBoundary(text, from, window);
+  // No boundary in a whole chunk: one unbroken run, which encodeGuarded splits anyway.
+  return safe > from ? safe : avoidSurrogateSplit(text, window);
+}
+
+function previousCut(text: string, to: number, size: number): number {
+  const window = to - size;
+  if (window <= 0) return 0;
+  const safe = firstSafeBoundary(text, window, to);
+  return safe > 0 && safe < to ? safe : avoidSurrogateSplit(text, window);
+}

@@ -1,0 +1,53 @@
+export interface TextChunk {
+  readonly start: number;
+  readonly end: number;
+}
+
+// Chunks of a few hundred characters (~50–300 tokens): small enough to pick precisely, large
+// enough that BM25 sees context.
+const targetChars = 320;
+const maxChars = 1_200;
+
+/**
+ * Splits text into consecutive chunks that cover it exactly: paragraphs (blank lines) when
+ * they are near the target size, whole lines otherwise, and a line longer than `maxChars` at
+ * spaces (or hard, outside surrogate pairs).
+ */
+export function splitIntoChunks(text: string, from = 0): TextChunk[] {
+  const chunks: TextChunk[] = [];
+  let start = from;
+  let position = from;
+  while (position < text.length) {
+    const newline = text.indexOf('\n', position);
+    const lineEnd = newline === -1 ? text.length : newline + 1;
+    if (lineEnd - start > maxChars) {
+      if (position > start) {
+        chunks.push({ start, end: position });
+        start = position;
+        continue;
+      }
+      const cut = cutLongLine(text, start, start + maxChars);
+      chunks.push({ start, end: cut });
+      start = cut;
+      position = cut;
+      continue;
+    }
+    position = lineEnd;
+    const blank = text.charCodeAt(position) === 0x0a || position >= text.length;
+    if (position - start >= targetChars || (blank && position - start >= targetChars / 3)) {
+      chunks.push({ start, end: position });
+      start = position;
+    }
+  }
+  if (start < text.length) chunks.push({ start, end: text.length });
+  return chunks;
+}
+
+// --- Internal helpers ---
+
+function cutLongLine(text: string, start: number, limit: number): number {
+  const space = text.lastIndexOf(' ', limit);
+  if (space > start + maxChars / 2) return space + 1;
+  const code = text.charCodeAt(limit - 1);
+  return code >= 0xd800 && code <= 0xdbff ? limit + 1 : limit;
+}

@@ -1,0 +1,34 @@
+import type { TruncationStrategyName } from '../../types.js';
+import type { BoundedEncoding, Tokenizer } from '../tokenizer.js';
+import type { ElidedRange } from '../truncation-marker.js';
+
+/** What a strategy needs to cut one attachment's content down to its share. */
+export interface TruncationRequest {
+  /** Escaped content, as it would be framed whole. */
+  readonly body: string;
+  /** Leading characters every cut keeps (a CSV header, a code fence line); 0 for none. */
+  readonly pinnedChars: number;
+  /** Tokens for the shown content; one marker is already paid for on top of this. */
+  readonly contentTokens: number;
+  /** Tokens of one marker at most: what each further elided range costs. */
+  readonly markerTokens: number;
+  readonly originalTokens: number;
+  readonly estimated: boolean;
+  /** Tokens from the start of `body`, counted while measuring: reused, not re-encoded. */
+  readonly headEncoding?: BoundedEncoding;
+  readonly tokenizer: Tokenizer;
+  readonly lineAware: boolean;
+  /** The user's message, for `relevant`. */
+  readonly query?: string;
+  readonly marker: (range: ElidedRange, estimated: boolean) => string;
+}
+
+export interface TruncationResult {
+  /** Shown content with a marker at every elided range. */
+  readonly text: string;
+  readonly elided: readonly ElidedRange[];
+}
+
+export type TruncationStrategy = (request: TruncationRequest) => Promise<TruncationResult>;
+
+export type { TruncationStrategyName };

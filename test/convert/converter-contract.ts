@@ -1,0 +1,60 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { Converter, ConverterInput } from '../../src/convert/converter.js';
+import { parseMediaType } from '../../src/convert/media-type.js';
+
+export interface ConverterContractOptions {
+  readonly converter: Converter;
+  /** A typical item of the converter's family. */
+  readonly sample: { readonly mimeType: string; readonly uri: string; readonly content: string | Uint8Array };
+}
+
+/** The behaviour every converter shares, built-in or registered by a user. */
+export function testConverterContract({ converter, sample }: ConverterContractOptions): void {
+  const inputOf = (content: string | Uint8Array, mimeType = sample.mimeType): ConverterInput => {
+    const mediaType = parseMediaType(mimeType);
+    return {
+      uri: sample.uri,
+      mimeType,
+      ...(mediaType && { mediaType }),
+      ...(typeof content === 'string' ? { text: content } : { data: content }),
+    };
+  };
+
+  describe(`converter contract: ${converter.name}`, () => {
+    it('declares a name, parseable media type patterns and its input kind', () => {
+      expect(converter.name).toMatch(/^[a-z][a-z-]*$/);
+      expect(converter.mediaTypes.length).toBeGreaterThan(0);
+      for (const pattern of converter.mediaTypes) {
+        if (pattern.startsWith('+')) expect(pattern).toMatch(/^\+[a-z0-9.-]+$/);
+        else expect(parseMediaType(pattern.replace(/\/\*$/, '/x-any'))).toBeDefined();
+      }
+      expect(['text', 'binary']).toContain(converter.input);
+    });
+
+    it('converts its sample into text, a media part or a reasoned omission', () => {
+      const output = converter.convert(inputOf(sample.content));
+      if (output.kind === 'text') expect(typeof output.text).toBe('string');
+      else if (output.kind === 'media') expect(output.data.length).toBeGreaterThan(0);
+      else expect(output.reason.length).toBeGreaterThan(0);
+    });
+
+    it('is deterministic: the same input gives the same output', () => {
+      expect(converter.convert(inputOf(sample.content))).toEqual(converter.convert(inputOf(sample.content)));
+    });
+
+    it('never throws and never invents replacement characters, whatever the content', () => {
+      const content =
+        converter.input === 'text'
+          ? fc.string({ unit: 'grapheme', maxLength: 200 })
+          : fc.uint8Array({ minLength: 1, maxLength: 200 });
+      fc.assert(
+        fc.property(content, (value) => {
+          const output = converter.convert(inputOf(value as string | Uint8Array));
+          if (output.kind === 'text') expect(output.text).not.toContain('\uFFFD');
+        }),
+        { numRuns: 50 },
+      );
+    });
+  });
+}
