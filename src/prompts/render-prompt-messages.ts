@@ -1,0 +1,108 @@
+import type { GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ConverterRegistry } from '../convert/converter-registry.js';
+import { prepareAttachment } from '../provider/prepare-attachment.js';
+import { assembleBody } from '../render/assemble-body.js';
+import { frameResource } from '../render/frame-resource.js';
+import type { MediaPart, ModelCapabilities, OmittedContent } from '../types.js';
+
+/** One piece of a rendered prompt message: text (embedded resources arrive framed) or a media part. */
+export type RenderedPromptContent =
+  | { readonly type: 'text'; readonly text: string }
+  | { readonly type: 'media'; readonly part: MediaPart };
+
+export interface RenderedPromptMessage {
+  readonly role: 'user' | 'assistant';
+  readonly content: readonly RenderedPromptContent[];
+  /** Items the model cannot be shown (binary, media it does not accept), named in the text too. */
+  readonly omittedContents: readonly OmittedContent[];
+}
+
+export interface RenderPromptOptions {
+  readonly model?: ModelCapabilities;
+  readonly converters?: ConverterRegistry;
+}
+
+/**
+ * Turns `prompts/get` messages into model-ready content, roles kept. Text passes as the server
+ * wrote it (the user chose to run this prompt); an embedded resource goes through the same
+ * conversion, escaping and framing as any attached resource; images and audio become parts when
+ * the model takes them and a visible placeholder otherwise; a resource link is named in a line.
+ */
+export async function renderPromptMessages(
+  server: string,
+  messages: GetPromptResult['messages'],
+  options: RenderPromptOptions = {},
+): Promise<RenderedPromptMessage[]> {
+  return Promise.all(
+    messages.map(async (message) => {
+      const content: RenderedPromptContent[] = [];
+      const omittedContents: OmittedContent[] = [];
+      const item = message.content;
+      if (item.type === 'text') {
+        content.push({ type: 'text', text: item.text });
+      } else if (item.type === 'image' || item.type === 'audio') {
+        // Media inline in a prompt is converted as a one-item resource would be.
+        const uri = `prompt:${item.type}`;
+        const rendered = await renderResource(
+          server,
+          { uri, mimeType: item.mimeType, blob: item.data },
+          options,
+        );
+        content.push(...rendered.content);
+        omittedContents.push(...rendered.omittedContents);
+      } else if (item.type === 'resource') {
+        const rendered = await renderResource(server, item.resource, options);
+        content.push(...rendered.content);
+        omittedContents.push(...rendered.omittedContents);
+      } else if (item.type === 'resource_link') {
+        const facts = [item.mimeType, item.name]
+          .filter((fact) => fact !== undefined && fact !== '')
+          .join(', ');
+        content.push({
+          type: 'text',
+          text: `[resource link: ${item.uri} on server "${server}"${facts ? ` (${facts})` : ''}]`,
+        });
+      }
+      return { role: message.role, content, omittedContents };
+    }),
+  );
+}
+
+// --- Internal helpers ---
+
+type EmbeddedResource = Extract<
+  GetPromptResult['messages'][number]['content'],
+  { type: 'resource' }
+>['resource'];
+
+async function renderResource(
+  server: string,
+  resource: EmbeddedResource,
+  options: RenderPromptOptions,
+): Promise<{ content: RenderedPromptContent[]; omittedContents: OmittedContent[] }> {
+  const { composable, converted } = await prepareAttachment(
+    { scope: 'message', server, uri: resource.uri, priority: 0, superseded: [] },
+    { contents: [resource] },
+    undefined,
+    options.converters,
+  );
+  const assembled = assembleBody(composable.sections, options.model);
+  const text = frameResource(
+    {
+      scope: 'message',
+      server,
+      uri: resource.uri,
+      mimeType: converted.mimeType,
+      sha256: converted.sha256,
+      truncated: false,
+    },
+    assembled.body,
+  );
+  return {
+    content: [
+      { type: 'text', text },
+      ...assembled.parts.map(({ part }) => ({ type: 'media' as const, part })),
+    ],
+    omittedContents: [...assembled.omittedContents],
+  };
+}
