@@ -1,10 +1,28 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     // Real MCP servers and a real tokenizer: the first tiktoken encoder costs ~1 s.
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, 'test/cli/**'],
+        },
+      },
+      // The CLI tests run the built binary: their project builds it once, and only when they run.
+      {
+        extends: true,
+        test: {
+          name: 'cli',
+          include: ['test/cli/**/*.test.ts'],
+          globalSetup: ['test/cli/support/build-cli.ts'],
+        },
+      },
+    ],
   },
 });

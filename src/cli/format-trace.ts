@@ -1,10 +1,11 @@
 import type { InjectionTrace } from '../index.js';
+import { paintStatus, type Style } from './create-style.js';
 import { formatTable } from './format-table.js';
 
 const barWidth = 40;
 
 /** A turn's trace for people: one row per attachment, then the budget as a bar. */
-export function formatTrace(trace: InjectionTrace): string {
+export function formatTrace(trace: InjectionTrace, style?: Style): string {
   const rows = trace.entries.map((entry) => [
     entry.scope,
     entry.status,
@@ -14,7 +15,15 @@ export function formatTrace(trace: InjectionTrace): string {
     entry.uri,
     entry.error ? `${entry.error.code}: ${entry.error.message}` : (entry.reason ?? ''),
   ]);
-  const table = formatTable(['scope', 'status', 'tokens', 'of', 'mime', 'uri', 'why'], rows);
+  const table = formatTable(
+    ['scope', 'status', 'tokens', 'of', 'mime', 'uri', 'why'],
+    rows,
+    (text, row, column) => {
+      if (!style) return text;
+      if (row < 0) return style.bold(text);
+      return column === 1 ? paintStatus(style, text) : text;
+    },
+  );
   return `${table}\n${formatBudgetBar(trace)}`;
 }
 

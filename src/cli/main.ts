@@ -1,60 +1,122 @@
 #!/usr/bin/env node
-import { parseArgs } from 'node:util';
 import { ContextError } from '../index.js';
-import { runDemo } from './commands/run-demo.js';
-import { serveFixture } from './commands/serve-fixture.js';
+import type { CliCommand } from './cli-command.js';
+import { CliContext, defaultConfigPath, defaultStorePath } from './cli-context.js';
+import { globalOptions, parseCliArguments } from './cli-options.js';
+import { getPromptCommand } from './commands/get-prompt.js';
+import { listPromptsCommand } from './commands/list-prompts.js';
+import { listResourcesCommand } from './commands/list-resources.js';
+import { listServersCommand } from './commands/list-servers.js';
+import { listTemplatesCommand } from './commands/list-templates.js';
+import { pinAddCommand } from './commands/pin-add.js';
+import { pinListCommand } from './commands/pin-list.js';
+import { pinRemoveCommand } from './commands/pin-remove.js';
+import { provideContextCommand } from './commands/provide-context.js';
+import { readResourceCommand } from './commands/read-resource.js';
+import { demoCommand } from './commands/run-demo.js';
+import { fixtureServeCommand } from './commands/serve-fixture.js';
+import { describeError } from './describe-error.js';
+import { UsageError } from './usage-error.js';
+
+const commands: readonly CliCommand[] = [
+  listServersCommand,
+  listResourcesCommand,
+  listTemplatesCommand,
+  readResourceCommand,
+  listPromptsCommand,
+  getPromptCommand,
+  pinAddCommand,
+  pinRemoveCommand,
+  pinListCommand,
+  provideContextCommand,
+  fixtureServeCommand,
+  demoCommand,
+];
+
+/** Bad input rather than a failed operation: exit code 2. */
+const usageErrorCodes = new Set([
+  'INVALID_OPTION',
+  'INVALID_ATTACHMENT',
+  'INVALID_URI',
+  'TEMPLATE_ARGUMENT_MISSING',
+  'UNKNOWN_SERVER',
+]);
 
 const usage = `mcp-context — MCP resources as model context
 
-usage:
-  mcp-context demo                       the main job on the bundled GitNexus fixture
-  mcp-context fixture serve [--port N]   serve the fixture over Streamable HTTP on 127.0.0.1
+usage: mcp-context <command> [options]
+
+${commands.map((command) => `  ${command.name} ${command.arguments}\n      ${command.summary}`).join('\n')}
+
+every command takes:
+  --config FILE   the config (default ./${defaultConfigPath}; without one, no servers and no bindings)
+  --store FILE    the SQLite pin store (default: the config's "store", else ./${defaultStorePath})
+  --json          machine-readable output on stdout (errors too, on stderr)
+  -h, --help      this text, or one command's usage
 
 exit codes: 0 success, 1 an operation failed, 2 bad usage or config`;
 
-const write = (text: string) => process.stdout.write(text);
-
-async function main(argv: string[]): Promise<number> {
-  const { positionals, values } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: { port: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-  });
-  const [command, subcommand] = positionals;
-  if (values.help || command === undefined) {
-    write(`${usage}\n`);
-    return values.help ? 0 : 2;
+async function main(argv: readonly string[], state: { json: boolean }): Promise<number> {
+  const { positionals, values, tokens } = parseCliArguments(argv);
+  state.json = values.json === true;
+  const command = findCommand(positionals);
+  if (!command) {
+    if (positionals.length === 0) {
+      process.stdout.write(`${usage}\n`);
+      return values.help ? 0 : 2;
+    }
+    throw new UsageError(`unknown command: ${positionals.join(' ')}`);
   }
-  if (command === 'demo') {
-    await runDemo(write);
+  if (values.help) {
+    process.stdout.write(`usage: mcp-context ${command.name} ${command.arguments}\n  ${command.summary}\n`);
     return 0;
   }
-  if (command === 'fixture' && subcommand === 'serve') {
-    const port = Number(values.port ?? 0);
-    if (!Number.isInteger(port) || port < 0 || port > 65_535)
-      throw usageError(`--port: not a port: ${values.port}`);
-    await serveFixture(port, write);
-    return 0;
+  const allowed = new Set<string>([...globalOptions, ...command.options]);
+  for (const token of tokens) {
+    if (token.kind === 'option' && !allowed.has(token.name)) {
+      throw new UsageError(`${command.name} takes no --${token.name}`);
+    }
   }
-  throw usageError(`unknown command: ${positionals.join(' ')}`);
+  const context = new CliContext(values);
+  try {
+    return await command.run(context, positionals.slice(command.name.split(' ').length), values);
+  } finally {
+    await context.close();
+  }
 }
 
-class UsageError extends Error {}
-
-function usageError(message: string): UsageError {
-  return new UsageError(message);
+/** The command whose words start the positionals; `pin add` before `pin`. */
+function findCommand(positionals: readonly string[]): CliCommand | undefined {
+  return commands.find((command) =>
+    command.name.split(' ').every((word, index) => positionals[index] === word),
+  );
 }
 
-main(process.argv.slice(2)).then(
+/** Node's parseArgs reports bad options with codes such as ERR_PARSE_ARGS_UNKNOWN_OPTION. */
+function isUsageError(error: unknown): boolean {
+  if (error instanceof UsageError) return true;
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_')) return true;
+  return ContextError.isInstance(error) && usageErrorCodes.has(error.code);
+}
+
+const state = { json: process.argv.includes('--json') };
+main(process.argv.slice(2), state).then(
   (code) => {
     process.exitCode = code;
   },
   (error: unknown) => {
-    const bad =
-      error instanceof UsageError || (error as { code?: string })?.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION';
-    const invalid = ContextError.isInstance(error) && error.code === 'INVALID_OPTION';
-    process.stderr.write(`mcp-context: ${error instanceof Error ? error.message : String(error)}\n`);
-    if (bad) process.stderr.write(`\n${usage}\n`);
-    process.exitCode = bad || invalid ? 2 : 1;
+    const usageProblem = isUsageError(error);
+    if (state.json) {
+      const facts = describeError(error);
+      const details = ContextError.isInstance(error) ? { field: error.field, value: error.value } : {};
+      process.stderr.write(`${JSON.stringify({ error: { ...facts, ...details } })}\n`);
+    } else {
+      process.stderr.write(`mcp-context: ${error instanceof Error ? error.message : String(error)}\n`);
+      if (error instanceof UsageError || (usageProblem && !ContextError.isInstance(error))) {
+        process.stderr.write('run mcp-context --help for usage\n');
+      }
+    }
+    process.exitCode = usageProblem ? 2 : 1;
   },
 );

@@ -3,16 +3,41 @@ import {
   AccessPolicy,
   McpServerRegistry,
   MemoryAttachmentStore,
+  type ProvideResult,
   ResourceContextProvider,
   type Turn,
 } from '../../index.js';
+import type { CliCommand } from '../cli-command.js';
 import { formatTrace } from '../format-trace.js';
+import { requirePositionals } from '../require-positionals.js';
+
+export const demoCommand: CliCommand = {
+  name: 'demo',
+  arguments: '',
+  summary: 'the main job on the bundled GitNexus fixture (what npm start runs)',
+  options: [],
+  async run(context, positionals) {
+    requirePositionals(positionals, [] as const);
+    const turns: unknown[] = [];
+    await runDemo(
+      (text) => {
+        if (!context.json) context.write(text);
+      },
+      (title, result) => turns.push({ title, ...result }),
+    );
+    if (context.json) context.writeJson(turns);
+    return 0;
+  },
+};
 
 /**
  * The main job on the bundled fixture: pins at pipeline and conversation scope, a message
  * attachment per turn, a budget small enough that truncation shows, and what was injected.
  */
-export async function runDemo(write: (text: string) => void): Promise<void> {
+export async function runDemo(
+  write: (text: string) => void,
+  onTurn: (title: string, result: ProvideResult) => void = () => {},
+): Promise<void> {
   const gitnexus = await startGitNexusFixture({ transport: 'http' });
   const servers = new McpServerRegistry({
     mcpServers: { gitnexus: gitnexus.serverConfig, intranet: gitnexus.serverConfig },
@@ -82,6 +107,7 @@ export async function runDemo(write: (text: string) => void): Promise<void> {
     ];
     for (const [index, { title, turn }] of turns.entries()) {
       const { blocks, trace } = await provider.provide(turn);
+      onTurn(title, { blocks, trace });
       write(`\nturn ${index + 1}: ${title}\n`);
       write(`${formatTrace(trace)}\n`);
       write(`${blocks.length} blocks for the model; the first frame header: ${firstFrameHeader(blocks)}\n`);

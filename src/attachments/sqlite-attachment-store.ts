@@ -1,0 +1,129 @@
+import { randomUUID } from 'node:crypto';
+import Database from 'better-sqlite3';
+import { z } from 'zod';
+import { ContextError } from '../errors.js';
+import { parseOptions } from '../options/parse-options.js';
+import type { Attachment, PinInput, Scope } from '../types.js';
+import { parsePinInput } from './attachment-schema.js';
+import type { AttachmentStore } from './attachment-store.js';
+import { resolveTargetUri } from './resolve-target-uri.js';
+import { migrateStore } from './sqlite-migrations.js';
+import { type PinRow, toAttachment, toPinRow } from './sqlite-pin-row.js';
+
+const storeOptionsSchema = z.strictObject({
+  /** How long a write waits for another process's transaction before failing, in milliseconds. */
+  busyTimeoutMs: z.number().int().nonnegative().default(5_000),
+});
+
+export type SqliteAttachmentStoreOptions = z.input<typeof storeOptionsSchema>;
+
+/**
+ * Pins in an SQLite file (better-sqlite3): they survive restarts and are shared by every
+ * process that opens the same file. WAL mode lets readers run beside a writer; each pin is
+ * one IMMEDIATE transaction, so the replace-same-target rule holds across processes.
+ */
+export class SqliteAttachmentStore implements AttachmentStore {
+  readonly path: string;
+  #database: Database.Database | undefined;
+
+  constructor(path: string, options: SqliteAttachmentStoreOptions = {}) {
+    parseOptions(z.string().min(1), path, 'path');
+    const { busyTimeoutMs } = parseOptions(storeOptionsSchema, options, 'options');
+    this.path = path;
+    let database: Database.Database | undefined;
+    try {
+      database = new Database(path, { timeout: busyTimeoutMs });
+      // The first statement reads the file header: a file that is not SQLite fails here.
+      database.pragma('journal_mode = WAL');
+      migrateStore(database, path);
+    } catch (error) {
+      database?.close();
+      throw toStoreError(error, path);
+    }
+    this.#database = database;
+  }
+
+  async pin(input: PinInput): Promise<Attachment> {
+    const parsed = parsePinInput(input);
+    // A template with missing arguments is refused now, not on some later turn.
+    const targetUri = resolveTargetUri(parsed);
+    const attachment: Attachment = { ...parsed, id: randomUUID(), addedAt: new Date().toISOString() };
+    const row = toPinRow(attachment, targetUri);
+    this.#run((database) => {
+      database
+        .transaction(() => {
+          database
+            .prepare(
+              'DELETE FROM mcp_context_pins WHERE scope_kind = ? AND scope_id = ? AND server = ? AND target_uri = ?',
+            )
+            .run(row.scope_kind, row.scope_id, row.server, row.target_uri);
+          database
+            .prepare(
+              `INSERT INTO mcp_context_pins
+                 (id, scope_kind, scope_id, server, target_uri, uri, template, arguments_json, priority, max_tokens, added_at)
+               VALUES
+                 (@id, @scope_kind, @scope_id, @server, @target_uri, @uri, @template, @arguments_json, @priority, @max_tokens, @added_at)`,
+            )
+            .run(row);
+        })
+        .immediate();
+    });
+    return structuredClone(attachment);
+  }
+
+  async unpin(id: string): Promise<boolean> {
+    return this.#run(
+      (database) => database.prepare('DELETE FROM mcp_context_pins WHERE id = ?').run(id).changes > 0,
+    );
+  }
+
+  async list(scope: Scope): Promise<Attachment[]> {
+    const [kind, scopeId] =
+      'pipelineId' in scope ? ['pipeline', scope.pipelineId] : ['conversation', scope.conversationId];
+    const rows = this.#run(
+      (database) =>
+        database
+          .prepare('SELECT * FROM mcp_context_pins WHERE scope_kind = ? AND scope_id = ? ORDER BY seq')
+          .all(kind, scopeId) as PinRow[],
+    );
+    return rows.map((row) => toAttachment(row, this.path));
+  }
+
+  /** Closes the file; later calls fail with STORE_CLOSED. Closing twice is harmless. */
+  async close(): Promise<void> {
+    this.#database?.close();
+    this.#database = undefined;
+  }
+
+  // --- Internal helpers ---
+
+  #run<T>(operation: (database: Database.Database) => T): T {
+    const database = this.#database;
+    if (!database) {
+      throw new ContextError('STORE_CLOSED', `the pin store ${this.path} is closed`, {
+        field: 'path',
+        value: this.path,
+      });
+    }
+    try {
+      return operation(database);
+    } catch (error) {
+      throw toStoreError(error, this.path);
+    }
+  }
+}
+
+// --- Module helpers ---
+
+/** SQLite's result codes, as better-sqlite3 names them, turned into this library's codes. */
+function toStoreError(error: unknown, path: string): unknown {
+  if (ContextError.isInstance(error)) return error;
+  const code = (error as { code?: unknown }).code;
+  const message = error instanceof Error ? error.message : String(error);
+  const details = { field: 'path', value: path };
+  if (code === 'SQLITE_NOTADB' || (typeof code === 'string' && code.startsWith('SQLITE_CORRUPT'))) {
+    return new ContextError('STORE_CORRUPT', `${path} is not a usable pin store: ${message}`, details, error);
+  }
+  // SQLITE_BUSY after the busy timeout, SQLITE_CANTOPEN, SQLITE_READONLY, SQLITE_FULL, a missing directory …
+  return new ContextError('STORE_UNAVAILABLE', `pin store ${path}: ${message}`, details, error);
+}

@@ -1,0 +1,70 @@
+import { ContextError } from '../errors.js';
+import type { Attachment } from '../types.js';
+
+/** One row of `mcp_context_pins` (see sqlite-migrations.ts). */
+export interface PinRow {
+  readonly id: string;
+  readonly scope_kind: 'pipeline' | 'conversation';
+  readonly scope_id: string;
+  readonly server: string;
+  readonly target_uri: string;
+  readonly uri: string | null;
+  readonly template: string | null;
+  readonly arguments_json: string | null;
+  readonly priority: number | null;
+  readonly max_tokens: number | null;
+  readonly added_at: string;
+}
+
+export function toPinRow(attachment: Attachment, targetUri: string): PinRow {
+  const scope = attachment.scope;
+  return {
+    id: attachment.id,
+    scope_kind: 'pipelineId' in scope ? 'pipeline' : 'conversation',
+    scope_id: 'pipelineId' in scope ? scope.pipelineId : scope.conversationId,
+    server: attachment.server,
+    target_uri: targetUri,
+    uri: 'uri' in attachment ? attachment.uri : null,
+    template: 'template' in attachment ? attachment.template : null,
+    arguments_json: 'template' in attachment ? JSON.stringify(attachment.arguments) : null,
+    priority: attachment.priority ?? null,
+    max_tokens: attachment.maxTokens ?? null,
+    added_at: attachment.addedAt,
+  };
+}
+
+/** The stored pin, shaped exactly as `pin()` returned it (absent options stay absent). */
+export function toAttachment(row: PinRow, path: string): Attachment {
+  const scope =
+    row.scope_kind === 'pipeline' ? { pipelineId: row.scope_id } : { conversationId: row.scope_id };
+  const target =
+    row.template !== null
+      ? { template: row.template, arguments: parseArguments(row, path) }
+      : { uri: row.uri ?? '' };
+  return {
+    server: row.server,
+    ...target,
+    ...(row.priority !== null && { priority: row.priority }),
+    ...(row.max_tokens !== null && { maxTokens: row.max_tokens }),
+    scope,
+    id: row.id,
+    addedAt: row.added_at,
+  } as Attachment;
+}
+
+// --- Internal helpers ---
+
+function parseArguments(row: PinRow, path: string): Record<string, string | string[]> {
+  try {
+    const value: unknown = JSON.parse(row.arguments_json ?? '{}');
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+      return value as Record<string, string | string[]>;
+    }
+  } catch {
+    // Reported below, with the pin's id.
+  }
+  throw new ContextError('STORE_CORRUPT', `${path}: pin ${row.id} has unreadable template arguments`, {
+    field: 'arguments_json',
+    value: row.id,
+  });
+}

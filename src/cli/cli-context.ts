@@ -1,0 +1,80 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { type ContextConfig, loadContextConfig, McpServerRegistry, parseContextConfig } from '../index.js';
+import { SqliteAttachmentStore } from '../sqlite.js';
+import type { CliOptionValues } from './cli-options.js';
+import { createStyle, type Style } from './create-style.js';
+
+export const defaultConfigPath = 'mcp-context.json';
+export const defaultStorePath = 'mcp-context.sqlite';
+
+/**
+ * What a command works with: output streams and, opened on first use, the config, the
+ * server registry and the pin store. `close()` releases whatever was opened.
+ */
+export class CliContext {
+  readonly json: boolean;
+  readonly style: Style;
+  readonly errorStyle: Style;
+  readonly #values: CliOptionValues;
+  readonly #stdout: NodeJS.WriteStream;
+  readonly #stderr: NodeJS.WriteStream;
+  #config: Promise<ContextConfig> | undefined;
+  #servers: McpServerRegistry | undefined;
+  #store: SqliteAttachmentStore | undefined;
+
+  constructor(values: CliOptionValues, stdout = process.stdout, stderr = process.stderr) {
+    this.#values = values;
+    this.#stdout = stdout;
+    this.#stderr = stderr;
+    this.json = values.json === true;
+    this.style = createStyle(stdout);
+    this.errorStyle = createStyle(stderr);
+  }
+
+  write(text: string): void {
+    this.#stdout.write(text);
+  }
+
+  writeError(text: string): void {
+    this.#stderr.write(text);
+  }
+
+  /** `--json` output: one JSON document on stdout. */
+  writeJson(value: unknown): void {
+    this.#stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  }
+
+  /** `--config`, or ./mcp-context.json when it exists, or an empty config. */
+  config(): Promise<ContextConfig> {
+    this.#config ??= (async () => {
+      const path = this.#values.config;
+      if (path !== undefined) return loadContextConfig(path);
+      if (existsSync(defaultConfigPath)) return loadContextConfig(defaultConfigPath);
+      return parseContextConfig({});
+    })();
+    return this.#config;
+  }
+
+  async servers(): Promise<McpServerRegistry> {
+    const config = await this.config();
+    this.#servers ??= new McpServerRegistry({ mcpServers: config.mcpServers });
+    return this.#servers;
+  }
+
+  /** `--store`, or the config's `store`, or ./mcp-context.sqlite. */
+  async store(): Promise<SqliteAttachmentStore> {
+    if (this.#store) return this.#store;
+    const config = await this.config();
+    const path =
+      this.#values.store !== undefined
+        ? resolve(this.#values.store)
+        : (config.store ?? resolve(defaultStorePath));
+    this.#store = new SqliteAttachmentStore(path);
+    return this.#store;
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled([this.#servers?.close(), this.#store?.close()]);
+  }
+}

@@ -1,0 +1,39 @@
+import type { CliCommand } from '../cli-command.js';
+import { createProgress } from '../create-progress.js';
+import { formatTable } from '../format-table.js';
+import { listEveryPage } from '../list-every-page.js';
+import { requirePositionals, shorten } from '../require-positionals.js';
+
+export const listPromptsCommand: CliCommand = {
+  name: 'prompts',
+  arguments: '<server>',
+  summary: "a server's prompts and their arguments (? marks an optional one), every page",
+  options: [],
+  async run(context, positionals) {
+    const [server] = requirePositionals(positionals, ['server'] as const);
+    const servers = await context.servers();
+    const progress = createProgress();
+    const prompts = await listEveryPage(
+      (cursor) =>
+        servers
+          .listPrompts(server, cursor === undefined ? {} : { cursor })
+          .then((page) => ({ items: page.prompts, nextCursor: page.nextCursor })),
+      (items, pages) => progress.update(`${server}: ${items} prompts in ${pages} page(s)…`),
+    ).finally(() => progress.done());
+    if (context.json) {
+      context.writeJson({ prompts });
+      return 0;
+    }
+    const rows = prompts.map((prompt) => [
+      prompt.name,
+      (prompt.arguments ?? []).map((argument) => `${argument.name}${argument.required ? '' : '?'}`).join(' '),
+      shorten(prompt.description),
+    ]);
+    const style = context.style;
+    context.write(
+      `${formatTable(['prompt', 'arguments', 'description'], rows, (text, row) => (row < 0 ? style.bold(text) : text))}\n`,
+    );
+    context.write(style.dim(`run one: mcp-context prompt ${server} <prompt> [key=value …]\n`));
+    return 0;
+  },
+};

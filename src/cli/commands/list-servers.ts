@@ -1,0 +1,99 @@
+import type { McpServerRegistry, ServerStatus } from '../../index.js';
+import type { CliCommand } from '../cli-command.js';
+import { createProgress } from '../create-progress.js';
+import { paintStatus } from '../create-style.js';
+import { formatTable } from '../format-table.js';
+
+/** The registry's status of one server, plus what `servers` counted that the registry does not keep. */
+export type ServerReport = ServerStatus & { readonly resourceTemplateCount?: number };
+
+export const listServersCommand: CliCommand = {
+  name: 'servers',
+  arguments: '',
+  summary: 'each configured server: state, transport, capabilities, counts, last error',
+  options: [],
+  async run(context) {
+    const servers = await context.servers();
+    const progress = createProgress();
+    progress.update(`connecting to ${servers.serverNames.length} server(s)…`);
+    const statuses = await Promise.all(servers.serverNames.map((name) => probeServer(servers, name)));
+    progress.done();
+    if (context.json) {
+      context.writeJson(statuses);
+    } else if (statuses.length === 0) {
+      context.write('no servers configured (mcpServers in mcp-context.json)\n');
+    } else {
+      const style = context.style;
+      const rows = statuses.map((status) => [
+        status.server,
+        status.state,
+        status.transport ?? status.configuredTransport,
+        summarizeCapabilities(status.capabilities),
+        status.resourceCount ?? '-',
+        status.resourceTemplateCount ?? '-',
+        status.promptCount ?? '-',
+        status.lastError ? `${status.lastError.code}: ${status.lastError.message}` : '',
+      ]);
+      const header = [
+        'server',
+        'state',
+        'transport',
+        'capabilities',
+        'resources',
+        'templates',
+        'prompts',
+        'last error',
+      ];
+      context.write(
+        `${formatTable(header, rows, (text, row, column) => {
+          if (row < 0) return style.bold(text);
+          if (column === 1) return paintStatus(style, text);
+          return column === 7 ? style.red(text) : text;
+        })}\n`,
+      );
+    }
+    // A status check that finds a server down has found a failure: scripts can act on it.
+    return statuses.every((status) => status.state === 'connected') ? 0 : 1;
+  },
+};
+
+// --- Internal helpers ---
+
+/**
+ * Connects and lists everything the server offers, so the registry's status has its counts;
+ * failures are not thrown: the registry records them as the status's last error.
+ */
+async function probeServer(servers: McpServerRegistry, name: string): Promise<ServerReport> {
+  let resourceTemplateCount: number | undefined;
+  const capabilities = await servers.getServerCapabilities(name).catch(() => undefined);
+  if (capabilities) {
+    const ignore = () => undefined;
+    await Promise.all([
+      capabilities.resources && servers.listResources(name, { all: true }).catch(ignore),
+      capabilities.resources &&
+        servers
+          .listResourceTemplates(name, { all: true })
+          .then((result) => {
+            resourceTemplateCount = result.resourceTemplates.length;
+          })
+          .catch(ignore),
+      capabilities.prompts && servers.listPrompts(name, { all: true }).catch(ignore),
+    ]);
+  }
+  return { ...servers.status(name), ...(resourceTemplateCount !== undefined && { resourceTemplateCount }) };
+}
+
+/** `resources(subscribe,listChanged) prompts tools` */
+function summarizeCapabilities(capabilities: ServerStatus['capabilities']): string {
+  if (!capabilities) return '-';
+  const names = Object.entries(capabilities).map(([name, value]) => {
+    const flags =
+      typeof value === 'object' && value !== null
+        ? Object.entries(value)
+            .filter(([, flag]) => flag === true)
+            .map(([flag]) => flag)
+        : [];
+    return flags.length > 0 ? `${name}(${flags.join(',')})` : name;
+  });
+  return names.join(' ') || '-';
+}

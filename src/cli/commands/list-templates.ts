@@ -1,0 +1,39 @@
+import type { CliCommand } from '../cli-command.js';
+import { createProgress } from '../create-progress.js';
+import { formatTable } from '../format-table.js';
+import { listEveryPage } from '../list-every-page.js';
+import { requirePositionals, shorten } from '../require-positionals.js';
+
+export const listTemplatesCommand: CliCommand = {
+  name: 'templates',
+  arguments: '<server>',
+  summary: "a server's resource templates (RFC 6570), every page",
+  options: [],
+  async run(context, positionals) {
+    const [server] = requirePositionals(positionals, ['server'] as const);
+    const servers = await context.servers();
+    const progress = createProgress();
+    const resourceTemplates = await listEveryPage(
+      (cursor) =>
+        servers
+          .listResourceTemplates(server, cursor === undefined ? {} : { cursor })
+          .then((page) => ({ items: page.resourceTemplates, nextCursor: page.nextCursor })),
+      (items, pages) => progress.update(`${server}: ${items} templates in ${pages} page(s)…`),
+    ).finally(() => progress.done());
+    if (context.json) {
+      context.writeJson({ resourceTemplates });
+      return 0;
+    }
+    const rows = resourceTemplates.map((template) => [
+      template.uriTemplate,
+      template.mimeType ?? '-',
+      template.name,
+      shorten(template.description),
+    ]);
+    const style = context.style;
+    context.write(
+      `${formatTable(['uri template', 'mime', 'name', 'description'], rows, (text, row) => (row < 0 ? style.bold(text) : text))}\n`,
+    );
+    return 0;
+  },
+};

@@ -1,0 +1,81 @@
+import {
+  AccessPolicy,
+  type MessageAttachment,
+  ResourceContextProvider,
+  renderText,
+  toAnthropicContent,
+  toOpenAIMessages,
+} from '../../index.js';
+import type { CliCommand } from '../cli-command.js';
+import { parseIntegerOption } from '../cli-options.js';
+import { formatTrace } from '../format-trace.js';
+import { requirePositionals } from '../require-positionals.js';
+import { UsageError } from '../usage-error.js';
+
+/** The budget when neither the config nor --budget gives one. */
+const defaultMaxTokens = 8000;
+const formats = ['text', 'openai', 'anthropic'] as const;
+
+export const provideContextCommand: CliCommand = {
+  name: 'provide',
+  arguments:
+    '--pipeline P [--conversation C] [--attach server:uri]… [--budget N] [--format text|openai|anthropic]',
+  summary:
+    "what the next model call would receive: the pipeline's and conversation's pins plus --attach, within the budget",
+  options: ['pipeline', 'conversation', 'attach', 'budget', 'format'],
+  async run(context, positionals, values) {
+    requirePositionals(positionals, [] as const);
+    const pipelineId = values.pipeline;
+    if (pipelineId === undefined) throw new UsageError('missing --pipeline P');
+    const format = values.format ?? 'text';
+    if (!(formats as readonly string[]).includes(format)) {
+      throw new UsageError(`--format: expected one of ${formats.join(', ')} (got ${JSON.stringify(format)})`);
+    }
+    const attachments = (values.attach ?? []).map(parseAttach);
+    const maxTokens = parseIntegerOption('budget', values.budget, { min: 1 });
+
+    const config = await context.config();
+    const provider = new ResourceContextProvider({
+      servers: await context.servers(),
+      attachments: await context.store(),
+      policy: new AccessPolicy({
+        bindings: config.bindings,
+        ...(config.agents && { agents: config.agents }),
+      }),
+      budget: config.budget ?? { maxTokens: defaultMaxTokens },
+      ...(config.cache && { cache: config.cache }),
+    });
+    try {
+      const result = await provider.provide({
+        pipelineId,
+        ...(values.conversation !== undefined && { conversationId: values.conversation }),
+        ...(attachments.length > 0 && { message: { attachments } }),
+        ...(maxTokens !== undefined && { budget: { maxTokens } }),
+      });
+      if (context.json) {
+        context.writeJson({ blocks: result.blocks, trace: result.trace });
+      } else {
+        // The context on stdout, in the shape the model API takes (pipe it on); what happened to each URI on stderr.
+        if (format === 'openai') context.writeJson(toOpenAIMessages(result.blocks));
+        else if (format === 'anthropic')
+          context.writeJson(toAnthropicContent(result.blocks, { cacheControl: true }));
+        else context.write(renderText(result.blocks));
+        context.writeError(`${formatTrace(result.trace, context.errorStyle)}\n`);
+      }
+      return 0;
+    } finally {
+      provider.dispose();
+    }
+  },
+};
+
+// --- Internal helpers ---
+
+/** `server:uri`; server names cannot contain ":", so the first one separates them. */
+function parseAttach(value: string): MessageAttachment {
+  const separator = value.indexOf(':');
+  if (separator <= 0 || separator === value.length - 1) {
+    throw new UsageError(`--attach: expected server:uri (got ${JSON.stringify(value)})`);
+  }
+  return { server: value.slice(0, separator), uri: value.slice(separator + 1) };
+}

@@ -1,0 +1,101 @@
+import { resolve } from 'node:path';
+import { ContextError } from '../errors.js';
+import { McpServerRegistry } from '../mcp/mcp-server-registry.js';
+import type { McpServerConfigInput } from '../mcp/server-config.js';
+import { parseOptions } from '../options/parse-options.js';
+import { AccessPolicy, type AccessPolicyOptions } from '../policy/access-policy.js';
+import type { BudgetOptions } from '../types.js';
+import { configFileSchema } from './config-schema.js';
+
+/** A validated `mcp-context.json`. */
+export interface ContextConfig {
+  /** Server entries as written; `new McpServerRegistry({ mcpServers })` accepts them. */
+  readonly mcpServers: Readonly<Record<string, McpServerConfigInput>>;
+  /** `new AccessPolicy({ bindings })` accepts them. */
+  readonly bindings: AccessPolicyOptions['bindings'];
+  /** Agent bindings, when the file has them; `new AccessPolicy({ bindings, agents })` accepts them. */
+  readonly agents?: AccessPolicyOptions['agents'];
+  readonly budget?: BudgetOptions;
+  readonly cache?: { readonly maxBytes?: number; readonly ttlMs?: number };
+  /** Absolute path of the SQLite pin store, when the file names one. */
+  readonly store?: string;
+}
+
+export interface ParseContextConfigOptions {
+  /** Relative `store` paths resolve against this directory (the config file's). Default: the cwd. */
+  readonly baseDirectory?: string;
+}
+
+/**
+ * Validates the contents of an `mcp-context.json`. Errors are ContextErrors whose `field`
+ * is the path inside the file, e.g. `config.mcpServers.docs.url`.
+ */
+export function parseContextConfig(input: unknown, options: ParseContextConfigOptions = {}): ContextConfig {
+  refuseUnknownKeys(input);
+  const parsed = parseOptions(configFileSchema, input, 'config');
+  for (const [name, entry] of Object.entries(parsed.mcpServers)) {
+    // A transport factory is a function: it cannot come from a file.
+    if (entry.type === 'transport') {
+      throw new ContextError(
+        'INVALID_OPTION',
+        `config.mcpServers.${name}.type: "transport" is for programmatic use only; use stdio (command), "http" or "sse" (got "transport")`,
+        { field: `config.mcpServers.${name}.type`, value: 'transport' },
+      );
+    }
+  }
+  const mcpServers = parsed.mcpServers as Record<string, McpServerConfigInput>;
+  const bindings = parsed.bindings as AccessPolicyOptions['bindings'];
+  const agents = parsed.agents as AccessPolicyOptions['agents'];
+  // The library's own constructors are the validators: no second copy of their rules to drift.
+  // Neither opens a connection.
+  reroot(() => new McpServerRegistry({ mcpServers }), 'options.', 'config.');
+  reroot(() => new AccessPolicy({ bindings, ...(agents && { agents }) }), 'policy.', 'config.');
+  return {
+    mcpServers,
+    bindings,
+    ...(agents && { agents }),
+    ...(parsed.budget && { budget: parsed.budget }),
+    ...(parsed.cache && { cache: parsed.cache }),
+    ...(parsed.store !== undefined && {
+      store: resolve(options.baseDirectory ?? process.cwd(), parsed.store),
+    }),
+  };
+}
+
+// --- Internal helpers ---
+
+/** A misspelt key is named as the field itself (`config.bindigs`), not as its parent object. */
+function refuseUnknownKeys(input: unknown): void {
+  const result = configFileSchema.safeParse(input);
+  const issue = result.error?.issues[0];
+  if (issue?.code !== 'unrecognized_keys') return;
+  const field = ['config', ...issue.path.map(String), issue.keys[0]].join('.');
+  throw new ContextError('INVALID_OPTION', `${field}: unknown key (known: ${knownKeys(issue.path)})`, {
+    field,
+    value: issue.keys[0],
+  });
+}
+
+function knownKeys(path: readonly PropertyKey[]): string {
+  const shapes: Record<string, object> = {
+    '': configFileSchema.shape,
+    budget: configFileSchema.shape.budget.unwrap().shape,
+    cache: configFileSchema.shape.cache.unwrap().shape,
+  };
+  return Object.keys(shapes[path.map(String).join('.')] ?? {}).join(', ');
+}
+
+/** Runs a validating constructor and renames the fields of its error to paths in the file. */
+function reroot(construct: () => unknown, from: string, to: string): void {
+  try {
+    construct();
+  } catch (error) {
+    if (!ContextError.isInstance(error) || error.field === undefined || !error.field.startsWith(from))
+      throw error;
+    const field = `${to}${error.field.slice(from.length)}`;
+    const message = error.message.startsWith(error.field)
+      ? `${field}${error.message.slice(error.field.length)}`
+      : error.message;
+    throw new ContextError(error.code, message, { field, value: error.value }, error);
+  }
+}

@@ -1,0 +1,198 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import Database from 'better-sqlite3';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { storeApplicationId } from '../../src/attachments/sqlite-migrations.js';
+import { ContextError } from '../../src/errors.js';
+import { SqliteAttachmentStore } from '../../src/sqlite.js';
+import { testAttachmentStore } from './attachment-store-contract.js';
+
+const run = promisify(execFile);
+const pinScript = join(dirname(fileURLToPath(import.meta.url)), 'sqlite-support/pin-from-process.ts');
+
+/** A fresh directory for one test, removed when it finishes. */
+function temporaryDirectory(): string {
+  const directory = mkdtempSync(join(tmpdir(), 'mcp-context-sqlite-'));
+  onTestFinished(() => rmSync(directory, { recursive: true, force: true }));
+  return directory;
+}
+
+function openStore(path: string): SqliteAttachmentStore {
+  const store = new SqliteAttachmentStore(path);
+  onTestFinished(() => store.close());
+  return store;
+}
+
+/** Pins from a separate Node process, as a second host replica would. */
+async function pinFromProcess(path: string, pipelineId: string, count: number, prefix: string) {
+  const { stdout } = await run(process.execPath, [
+    '--import',
+    'tsx',
+    pinScript,
+    path,
+    pipelineId,
+    String(count),
+    prefix,
+  ]);
+  return JSON.parse(stdout) as string[];
+}
+
+function storeError(create: () => unknown): ContextError {
+  try {
+    create();
+  } catch (error) {
+    if (ContextError.isInstance(error)) return error;
+    throw error;
+  }
+  throw new Error('expected a ContextError');
+}
+
+testAttachmentStore('SqliteAttachmentStore', async () =>
+  openStore(join(temporaryDirectory(), 'pins.sqlite')),
+);
+
+describe('SqliteAttachmentStore', () => {
+  it('keeps pins across close and reopen, in order, with every option', async () => {
+    const path = join(temporaryDirectory(), 'pins.sqlite');
+    const first = new SqliteAttachmentStore(path);
+    const repos = await first.pin({
+      scope: { pipelineId: 'support' },
+      server: 'gitnexus',
+      uri: 'gitnexus://repos',
+    });
+    const context = await first.pin({
+      scope: { pipelineId: 'support' },
+      server: 'gitnexus',
+      template: 'gitnexus://repo/{name}/context',
+      arguments: { name: 'acme-shop' },
+      priority: -2,
+      maxTokens: 2000,
+    });
+    await first.close();
+
+    const reopened = openStore(path);
+    expect(await reopened.list({ pipelineId: 'support' })).toEqual([repos, context]);
+  });
+
+  it('opens the file in WAL mode, marked as a pin store at schema version 1', async () => {
+    const path = join(temporaryDirectory(), 'pins.sqlite');
+    await openStore(path).close();
+    const database = new Database(path, { readonly: true });
+    onTestFinished(() => {
+      database.close();
+    });
+    expect(database.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(database.pragma('application_id', { simple: true })).toBe(storeApplicationId);
+    expect(database.pragma('user_version', { simple: true })).toBe(1);
+  });
+
+  it('a second process sees the pins the first wrote, and the first sees the second’s', async () => {
+    const path = join(temporaryDirectory(), 'pins.sqlite');
+    const store = openStore(path);
+    await store.pin({ scope: { pipelineId: 'support' }, server: 'gitnexus', uri: 'gitnexus://repos' });
+
+    const ids = await pinFromProcess(path, 'support', 2, 'gitnexus://note/');
+
+    const pins = await store.list({ pipelineId: 'support' });
+    expect(pins.map((pin) => ('uri' in pin ? pin.uri : ''))).toEqual([
+      'gitnexus://repos',
+      'gitnexus://note/0',
+      'gitnexus://note/1',
+    ]);
+    expect(pins.slice(1).map((pin) => pin.id)).toEqual(ids);
+  });
+
+  it('two processes pinning at once lose no pin and keep one pin per target', async () => {
+    const path = join(temporaryDirectory(), 'pins.sqlite');
+    openStore(path);
+    await Promise.all([
+      pinFromProcess(path, 'many', 40, 'gitnexus://a/'),
+      pinFromProcess(path, 'many', 40, 'gitnexus://b/'),
+      pinFromProcess(path, 'same', 25, 'gitnexus://repos='),
+      pinFromProcess(path, 'same', 25, 'gitnexus://repos='),
+    ]);
+    const store = openStore(path);
+    expect(await store.list({ pipelineId: 'many' })).toHaveLength(80);
+    expect(await store.list({ pipelineId: 'same' })).toHaveLength(1);
+  }, 60_000);
+
+  it('refuses a file that is not SQLite with STORE_CORRUPT', () => {
+    const path = join(temporaryDirectory(), 'pins.sqlite');
+    writeFileSync(
+      path,
+      'this is not a database, just text that is long enough to have a header\n'.repeat(20),
+    );
+    const error = storeError(() => new SqliteAttachmentStore(path));
+    expect(error).toMatchObject({ code: 'STORE_CORRUPT', field: 'path', value: path });
+    expect(error.message).toContain(path);
+  });
+
+  it('refuses another application’s SQLite database with STORE_FOREIGN and leaves it untouched', () => {
+    const path = join(temporaryDirectory(), 'app.sqlite');
+    const foreign = new Database(path);
+    foreign.exec('CREATE TABLE orders (id INTEGER PRIMARY KEY); INSERT INTO orders VALUES (7)');
+    foreign.close();
+
+    const error = storeError(() => new SqliteAttachmentStore(path));
+    expect(error).toMatchObject({ code: 'STORE_FOREIGN', field: 'path' });
+    expect(error.message).toContain('orders');
+
+    const check = new Database(path, { readonly: true });
+    onTestFinished(() => {
+      check.close();
+    });
+    expect(check.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").pluck().all()).toEqual([
+      'orders',
+    ]);
+    expect(check.pragma('application_id', { simple: true })).toBe(0);
+  });
+
+  it('refuses a database with a different application_id with STORE_FOREIGN', () => {
+    const path = join(temporaryDirectory(), 'other.sqlite');
+    const other = new Database(path);
+    other.pragma('application_id = 42');
+    other.close();
+    expect(storeError(() => new SqliteAttachmentStore(path))).toMatchObject({ code: 'STORE_FOREIGN' });
+  });
+
+  it('refuses a pin store written by a newer schema version, naming user_version', async () => {
+    const path = join(temporaryDirectory(), 'pins.sqlite');
+    await openStore(path).close();
+    const newer = new Database(path);
+    newer.pragma('user_version = 9');
+    newer.close();
+    const error = storeError(() => new SqliteAttachmentStore(path));
+    expect(error).toMatchObject({ code: 'STORE_FOREIGN', field: 'user_version', value: 9 });
+    expect(error.message).toContain('newer');
+  });
+
+  it('names the path when the directory does not exist (STORE_UNAVAILABLE)', () => {
+    const path = join(temporaryDirectory(), 'missing', 'pins.sqlite');
+    expect(storeError(() => new SqliteAttachmentStore(path))).toMatchObject({
+      code: 'STORE_UNAVAILABLE',
+      value: path,
+    });
+  });
+
+  it('fails with STORE_CLOSED after close, and closing twice is harmless', async () => {
+    const store = new SqliteAttachmentStore(join(temporaryDirectory(), 'pins.sqlite'));
+    await store.close();
+    await store.close();
+    await expect(store.list({ pipelineId: 'p' })).rejects.toMatchObject({ code: 'STORE_CLOSED' });
+  });
+
+  it('validates its options, naming the field', () => {
+    expect(storeError(() => new SqliteAttachmentStore(''))).toMatchObject({
+      code: 'INVALID_OPTION',
+      field: 'path',
+    });
+    expect(storeError(() => new SqliteAttachmentStore('x.sqlite', { busyTimeoutMs: -1 }))).toMatchObject({
+      code: 'INVALID_OPTION',
+      field: 'options.busyTimeoutMs',
+    });
+  });
+});

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { createStyle } from '../../src/cli/create-style.js';
+import { formatTable } from '../../src/cli/format-table.js';
+
+const terminal = { isTTY: true, hasColors: () => true } as unknown as NodeJS.WriteStream;
+const pipe = { isTTY: false } as unknown as NodeJS.WriteStream;
+
+describe('createStyle', () => {
+  it('colours on a terminal', () => {
+    expect(createStyle(terminal, {}).green('ok')).toBe('\u001b[32mok\u001b[39m');
+  });
+
+  it('never colours when NO_COLOR is set or output is piped', () => {
+    expect(createStyle(terminal, { NO_COLOR: '1' }).green('ok')).toBe('ok');
+    expect(createStyle(pipe, {}).red('no')).toBe('no');
+  });
+
+  it('colour codes do not break table alignment', () => {
+    const style = createStyle(terminal, {});
+    const plain = formatTable(
+      ['a', 'b'],
+      [
+        ['injected', 'x'],
+        ['error', 'y'],
+      ],
+    );
+    const painted = formatTable(
+      ['a', 'b'],
+      [
+        ['injected', 'x'],
+        ['error', 'y'],
+      ],
+      (text, row, column) => (row >= 0 && column === 0 ? style.red(text) : text),
+    );
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping ANSI colour codes.
+    expect(painted.replace(/\u001b\[\d+m/g, '')).toBe(plain);
+  });
+});

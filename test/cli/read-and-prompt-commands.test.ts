@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import type { ProvideResult } from '../../src/index.js';
+import { startCliWorkspace } from './support/cli-workspace.js';
+
+describe('mcp-context read', () => {
+  it('prints the resource converted and framed with its provenance', async () => {
+    const workspace = await startCliWorkspace();
+    const result = await workspace.run(['read', 'gitnexus', 'gitnexus://repos']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^<mcp-resource [^>]*uri="gitnexus:\/\/repos"/);
+    expect(result.stdout).toContain('acme-shop');
+    expect(workspace.fixture.readCount('gitnexus://repos')).toBe(1);
+  });
+
+  it('--max-tokens fits it like a one-attachment turn, says it was cut, and --json gives blocks and trace', async () => {
+    const workspace = await startCliWorkspace();
+    const { code, json, stderr } = await workspace.runJson<ProvideResult>([
+      'read',
+      'gitnexus',
+      'gitnexus://repo/acme-shop/context',
+      '--max-tokens',
+      '300',
+    ]);
+    expect(code).toBe(0);
+    expect(stderr).toBe('');
+    expect(json.trace.budget).toEqual({ maxTokens: 300, usedTokens: expect.any(Number) });
+    expect(json.trace.budget.usedTokens).toBeLessThanOrEqual(300);
+    expect(json.trace.entries).toEqual([
+      expect.objectContaining({
+        scope: 'message',
+        uri: 'gitnexus://repo/acme-shop/context',
+        status: 'truncated',
+      }),
+    ]);
+    expect(json.blocks.map((block) => block.kind)).toEqual(['preamble', 'resource']);
+
+    const human = await workspace.run([
+      'read',
+      'gitnexus',
+      'gitnexus://repo/acme-shop/context',
+      '--max-tokens',
+      '300',
+    ]);
+    expect(human.code).toBe(0);
+    expect(human.stderr).toMatch(/^truncated: \d+ of \d+ tokens shown\n$/);
+  });
+
+  it('a budget too small for the resource omits it, says why, and exits 1', async () => {
+    const workspace = await startCliWorkspace();
+    const result = await workspace.run([
+      'read',
+      'gitnexus',
+      'gitnexus://repo/acme-shop/context',
+      '--max-tokens',
+      '150',
+    ]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(
+      /^mcp-context: gitnexus:\/\/repo\/acme-shop\/context: omitted-budget: .*minimum/,
+    );
+  });
+
+  it('a read the server refuses fails with exit code 1 and the server’s reason', async () => {
+    const workspace = await startCliWorkspace();
+    const result = await workspace.run(['read', 'gitnexus', 'gitnexus://repo/nonexistent/context']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('gitnexus://repo/nonexistent/context: error: RESOURCE_ERROR_BODY');
+  });
+
+  it('a server that is not configured, or a bad --max-tokens, is bad usage (exit 2)', async () => {
+    const workspace = await startCliWorkspace();
+    expect((await workspace.run(['read', 'elsewhere', 'gitnexus://repos'])).code).toBe(2);
+    const bad = await workspace.run(['read', 'gitnexus', 'gitnexus://repos', '--max-tokens', 'lots']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--max-tokens: expected an integer ≥ 1 (got "lots")');
+  });
+});
+
+describe('mcp-context prompt', () => {
+  it('gets a prompt with key=value arguments and prints its messages by role', async () => {
+    const workspace = await startCliWorkspace();
+    const result = await workspace.run(['prompt', 'gitnexus', 'detect_impact', 'scope=all']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('── user ──');
+    expect(result.stdout).toContain('detect_changes({"scope":"all"})');
+  });
+
+  it('takes the /mcp__server__prompt form, and --json gives the MCP result', async () => {
+    const workspace = await startCliWorkspace();
+    const { code, json } = await workspace.runJson<{
+      messages: { role: string; content: { type: string; text: string } }[];
+    }>(['prompt', '/mcp__gitnexus__detect_impact', 'scope=compare', 'base_ref=main']);
+    expect(code).toBe(0);
+    expect(json.messages[0]?.role).toBe('user');
+    expect(json.messages[0]?.content.text).toContain('main');
+  });
+
+  it('refuses an unknown argument, an unknown prompt and a malformed argument with exit code 2', async () => {
+    const workspace = await startCliWorkspace();
+    const unknownArgument = await workspace.run(['prompt', 'gitnexus', 'detect_impact', 'bogus=1']);
+    expect(unknownArgument.code).toBe(2);
+    expect(unknownArgument.stderr).toContain(
+      'prompt "detect_impact" takes no argument "bogus" (it takes: scope, base_ref)',
+    );
+    const unknownPrompt = await workspace.run(['prompt', '/mcp__gitnexus__nope']);
+    expect(unknownPrompt.code).toBe(2);
+    expect(unknownPrompt.stderr).toContain('has no prompt "nope" (it has: detect_impact, generate_map)');
+    const malformed = await workspace.run(['prompt', 'gitnexus', 'detect_impact', 'scope']);
+    expect(malformed.code).toBe(2);
+    expect(malformed.stderr).toContain('expected key=value, got "scope"');
+  });
+});

@@ -1,0 +1,139 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, inject, it, onTestFinished } from 'vitest';
+import type { ProvideResult } from '../../src/index.js';
+import { runCli, startCliWorkspace } from './support/cli-workspace.js';
+
+function emptyDirectory(): string {
+  const directory = mkdtempSync(join(tmpdir(), 'mcp-context-cli-'));
+  onTestFinished(() => rmSync(directory, { recursive: true, force: true }));
+  return directory;
+}
+
+describe('mcp-context usage', () => {
+  it('--help lists every command and exits 0; no command at all exits 2', async () => {
+    const directory = emptyDirectory();
+    const help = await runCli(['--help'], directory);
+    expect(help.code).toBe(0);
+    for (const command of [
+      'servers',
+      'resources',
+      'templates',
+      'read',
+      'prompts',
+      'prompt',
+      'pin add',
+      'pin rm',
+      'pin ls',
+      'provide',
+      'fixture serve',
+      'demo',
+    ]) {
+      expect(help.stdout).toContain(`  ${command} `);
+    }
+    expect((await runCli([], directory)).code).toBe(2);
+    const commandHelp = await runCli(['pin', 'add', '--help'], directory);
+    expect(commandHelp).toMatchObject({
+      code: 0,
+      stdout: expect.stringMatching(/^usage: mcp-context pin add \(--pipeline P/),
+    });
+  });
+
+  it.each([
+    [['bogus'], 'unknown command: bogus'],
+    [['servers', '--bogus'], "Unknown option '--bogus'"],
+    [['pin', 'ls', '--all', '--pipeline', 'p'], 'pin ls takes no --all'],
+    [['resources'], 'missing <server>'],
+    [['pin', 'rm', 'a', 'b'], 'unexpected argument "b"'],
+  ])('%j is bad usage: exit 2 with %j', async (args, message) => {
+    const result = await runCli(args, emptyDirectory());
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(message);
+  });
+});
+
+describe('mcp-context config', () => {
+  it('a bad config names the field and the value, exit 2; with --json as a JSON error', async () => {
+    const workspace = await startCliWorkspace();
+    workspace.writeConfig({ mcpServers: { docs: { type: 'http', url: 'not a url' } } });
+    const human = await workspace.run(['servers']);
+    expect(human.code).toBe(2);
+    expect(human.stderr).toBe('mcp-context: config.mcpServers.docs.url: Invalid URL (got "not a url")\n');
+    const json = await workspace.run(['servers', '--json']);
+    expect(json.code).toBe(2);
+    expect(JSON.parse(json.stderr)).toEqual({
+      error: {
+        code: 'INVALID_OPTION',
+        message: expect.any(String),
+        field: 'config.mcpServers.docs.url',
+        value: 'not a url',
+      },
+    });
+  });
+
+  it('bindings are checked by the access policy, named by their place in the file', async () => {
+    const workspace = await startCliWorkspace();
+    workspace.writeConfig({ bindings: { support: { servers: 'gitnexus' } } });
+    const result = await workspace.run(['provide', '--pipeline', 'support']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('config.bindings.support.servers');
+  });
+
+  it('--config names another file; a missing one is exit 2 naming it', async () => {
+    const workspace = await startCliWorkspace();
+    const missing = await workspace.run(['servers', '--config', 'nowhere.json']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(`${join(workspace.directory, 'nowhere.json')}: no such file`);
+  });
+
+  it('without any config there are no servers: servers says so and exits 0', async () => {
+    const result = await runCli(['servers'], emptyDirectory());
+    expect(result).toMatchObject({ code: 0, stdout: expect.stringContaining('no servers configured') });
+  });
+});
+
+describe('mcp-context demo and fixture serve', () => {
+  it('demo prints three turns with their budget bars; --json gives each turn’s blocks and trace', async () => {
+    const directory = emptyDirectory();
+    const human = await runCli(['demo'], directory);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toMatch(
+      /^GitNexus fixture serving Streamable HTTP at http:\/\/127\.0\.0\.1:\d+\/mcp$/m,
+    );
+    expect(human.stdout.match(/^budget \[/gm)).toHaveLength(3);
+    const json = await runCli(['demo', '--json'], directory);
+    const turns = JSON.parse(json.stdout) as (ProvideResult & { title: string })[];
+    expect(turns).toHaveLength(3);
+    expect(turns[1]?.trace.budget.maxTokens).toBe(900);
+  });
+
+  it('fixture serve listens on 127.0.0.1, prints its URL (as JSON with --json), and exits 0 on SIGTERM', async () => {
+    const child = spawn(process.execPath, [inject('cliEntry'), 'fixture', 'serve', '--json'], {
+      cwd: emptyDirectory(),
+    });
+    onTestFinished(() => {
+      child.kill('SIGKILL');
+    });
+    const firstLine = await new Promise<string>((resolve) => {
+      let output = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        if (output.includes('}\n')) resolve(output);
+      });
+    });
+    const { url } = JSON.parse(firstLine) as { url: string };
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    const workspace = emptyDirectory();
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(
+      join(workspace, 'mcp-context.json'),
+      JSON.stringify({ mcpServers: { gitnexus: { type: 'http', url } } }),
+    );
+    expect((await runCli(['templates', 'gitnexus'], workspace)).code).toBe(0);
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  });
+});

@@ -1,0 +1,116 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { loadContextConfig } from '../../src/config/load-context-config.js';
+import { parseContextConfig } from '../../src/config/parse-context-config.js';
+import { ContextError } from '../../src/errors.js';
+
+const fullConfig = {
+  $schema: 'https://example.invalid/mcp-context.schema.json',
+  mcpServers: {
+    gitnexus: { type: 'http', url: 'http://127.0.0.1:4000/mcp', headers: { 'X-Team': 'support' } },
+    docs: { command: 'node', args: ['docs-server.js'], env: { DOCS_ROOT: '/srv/docs' } },
+  },
+  bindings: {
+    support: {
+      servers: ['gitnexus', { name: 'docs', resources: ['docs://public/**'] }],
+      mimeTypes: ['text/*'],
+    },
+  },
+  agents: { triage: { servers: ['gitnexus'], operations: ['list', 'read'] } },
+  budget: { maxTokens: 8000, minTokens: 64, strategy: 'priority' },
+  cache: { maxBytes: 50_000_000, ttlMs: 60_000 },
+  store: 'state/pins.sqlite',
+};
+
+function writeConfig(content: string): string {
+  const directory = mkdtempSync(join(tmpdir(), 'mcp-context-config-'));
+  onTestFinished(() => rmSync(directory, { recursive: true, force: true }));
+  const path = join(directory, 'mcp-context.json');
+  writeFileSync(path, content);
+  return path;
+}
+
+function configError(input: unknown): ContextError {
+  try {
+    parseContextConfig(input);
+  } catch (error) {
+    if (ContextError.isInstance(error)) return error;
+    throw error;
+  }
+  throw new Error('expected a ContextError');
+}
+
+describe('loadContextConfig', () => {
+  it('loads every section and resolves the store against the config file’s directory', async () => {
+    const path = writeConfig(JSON.stringify(fullConfig));
+    const config = await loadContextConfig(path);
+    expect(config).toEqual({
+      mcpServers: fullConfig.mcpServers,
+      bindings: fullConfig.bindings,
+      agents: fullConfig.agents,
+      budget: fullConfig.budget,
+      cache: fullConfig.cache,
+      store: join(path, '..', 'state/pins.sqlite'),
+    });
+  });
+
+  it('treats an empty object as no servers, no bindings and no store', () => {
+    expect(parseContextConfig({})).toEqual({ mcpServers: {}, bindings: {} });
+  });
+
+  it('names the file when it does not exist', async () => {
+    const missing = join(tmpdir(), 'no-such-dir-mcp-context', 'mcp-context.json');
+    await expect(loadContextConfig(missing)).rejects.toMatchObject({
+      code: 'INVALID_OPTION',
+      field: 'config',
+      value: missing,
+      message: expect.stringContaining('no such file'),
+    });
+  });
+
+  it('names the file when it is not JSON', async () => {
+    const path = writeConfig('{ "mcpServers": ');
+    await expect(loadContextConfig(path)).rejects.toMatchObject({
+      code: 'INVALID_OPTION',
+      message: expect.stringContaining(`${path}: not JSON`),
+    });
+  });
+});
+
+describe('parseContextConfig names the bad field and value', () => {
+  it.each([
+    [{ mcpServers: { docs: { type: 'http', url: 'not a url' } } }, 'config.mcpServers.docs.url', 'not a url'],
+    [{ mcpServers: { docs: { command: '' } } }, 'config.mcpServers.docs.command', ''],
+    [{ mcpServers: { 'bad name!': { command: 'x' } } }, 'config.mcpServers.bad name!', undefined],
+    [{ mcpServers: { docs: 'node docs.js' } }, 'config.mcpServers.docs', 'node docs.js'],
+    [{ bindings: { support: { servers: 'gitnexus' } } }, 'config.bindings.support.servers', 'gitnexus'],
+    [
+      { agents: { triage: { servers: ['x'], operations: ['fly'] } } },
+      'config.agents.triage.operations.0',
+      'fly',
+    ],
+    [{ budget: { maxTokens: 0 } }, 'config.budget.maxTokens', 0],
+    [{ budget: { maxTokens: 100, strategy: 'greedy' } }, 'config.budget.strategy', 'greedy'],
+    [{ cache: { maxBytes: -1 } }, 'config.cache.maxBytes', -1],
+    [{ cache: { ttlMs: 'soon' } }, 'config.cache.ttlMs', 'soon'],
+    [{ store: '' }, 'config.store', ''],
+    [{ bindigs: {} }, 'config.bindigs', 'bindigs'],
+    [{ budget: { maxTokens: 10, max: 5 } }, 'config.budget.max', 'max'],
+    [[], 'config', []],
+  ])('%j → %s', (input, field, value) => {
+    const error = configError(input);
+    expect(error.code).toBe('INVALID_OPTION');
+    expect(error.field).toBe(field);
+    if (value !== undefined) expect(error.value).toEqual(value);
+    expect(error.message.startsWith(field)).toBe(true);
+  });
+
+  it('refuses a programmatic transport entry, which a file cannot express', () => {
+    expect(configError({ mcpServers: { memory: { type: 'transport' } } })).toMatchObject({
+      code: 'INVALID_OPTION',
+      field: 'config.mcpServers.memory.type',
+    });
+  });
+});
