@@ -6,24 +6,110 @@
 export type { AttachmentStore } from './attachments/attachment-store.js';
 export { MemoryAttachmentStore } from './attachments/memory-attachment-store.js';
 export { resolveTargetUri } from './attachments/resolve-target-uri.js';
-export { createTiktokenTokenizer } from './budget/tiktoken-tokenizer.js';
-export type { Tokenizer } from './budget/tokenizer.js';
+export type { AuditActor, AuditRecord, AuditSink, AuditStatus } from './audit/audit-record.js';
+export { JsonlAuditSink } from './audit/jsonl-audit-sink.js';
+export { MemoryAuditSink } from './audit/memory-audit-sink.js';
+export { encodingForModel, type TokenizerEncoding } from './budget/encoding-for-model.js';
+export { createTiktokenTokenizer, type TiktokenTokenizerOptions } from './budget/tiktoken-tokenizer.js';
+export type { BoundedEncoding, Tokenizer } from './budget/tokenizer.js';
+export {
+  type CachedContent,
+  type CacheEvents,
+  type CacheMetrics,
+  type CacheRead,
+  ContentCache,
+  type ContentCacheOptions,
+  type ReadRequest,
+} from './cache/content-cache.js';
+export { invalidateOnNotifications } from './cache/invalidate-on-notifications.js';
+export { loadContextConfig } from './config/load-context-config.js';
+export {
+  type ContextConfig,
+  type ParseContextConfigOptions,
+  parseContextConfig,
+} from './config/parse-context-config.js';
+export type { Converter, ConverterInput, ConverterOutput, MediaKind } from './convert/converter.js';
+export {
+  ConverterRegistry,
+  createConverterRegistry,
+  defaultConverters,
+} from './convert/converter-registry.js';
+export { createJsonConverter, type JsonConverterOptions } from './convert/converters/json-converter.js';
 export { type MediaType, parseMediaType } from './convert/media-type.js';
+export type { AuthConfig, AuthConfigInput } from './credentials/auth-config.js';
+export { createMtlsFetch, type MtlsOptions } from './credentials/create-mtls-fetch.js';
+export { credentialKeyEnv, generateCredentialKey } from './credentials/credential-key.js';
+export type { CredentialSource } from './credentials/credential-source.js';
+export {
+  type CredentialFile,
+  type CredentialFileOptions,
+  openCredentialFile,
+  writeCredentialFile,
+} from './credentials/encrypted-credential-file.js';
+export type { SecretValue } from './credentials/secret-value.js';
 export { ContextError, type ContextErrorCode, type ContextErrorDetails } from './errors.js';
+export {
+  type AggregatedResource,
+  type AggregatedResources,
+  type AggregateResourcesOptions,
+  aggregateResources,
+  type ResourceSource,
+} from './mcp/aggregate-resources.js';
+export type { CappedReadResult, ReadTruncation, TruncatedContent } from './mcp/cap-read-result.js';
+export type { ActiveTransport } from './mcp/connect-with-fallback.js';
+export {
+  checkEndpoint,
+  type EndpointPolicy,
+  type EndpointPolicyOptions,
+  isRestrictedAddress,
+} from './mcp/endpoint-policy.js';
 export {
   type CallOptions,
   type ListOptions,
   McpServerRegistry,
   type McpServerRegistryOptions,
+  type ReadOptions,
+  type RegistryEvents,
 } from './mcp/mcp-server-registry.js';
+export { type ReconnectOptions, reconnectDelay } from './mcp/reconnect-schedule.js';
 export type { McpServerConfig, McpServerConfigInput } from './mcp/server-config.js';
 export type { ConnectionState } from './mcp/server-connection.js';
+export type { ServerStatus } from './mcp/server-status.js';
 export {
+  type AccessBinding,
   type AccessDecision,
+  type AccessLimits,
+  type AccessOperation,
   AccessPolicy,
   type AccessPolicyOptions,
   type AccessRequest,
+  type Principal,
 } from './policy/access-policy.js';
+export { applyReadLimits } from './policy/apply-read-limits.js';
+export { mimeTypeAllowed } from './policy/mime-type-pattern.js';
+export { PolicyBoundServers } from './policy/policy-bound-servers.js';
+export { compileUriPattern } from './policy/uri-pattern.js';
+export {
+  collectServerInstructions,
+  type InstructionSource,
+  type ServerInstructions,
+  type ServerInstructionsEntry,
+  type ServerInstructionsOptions,
+  serverInstructionsPreamble,
+} from './prompts/collect-server-instructions.js';
+export { type PromptCommand, parsePromptCommand } from './prompts/parse-prompt-command.js';
+export {
+  type RenderedPromptContent,
+  type RenderedPromptMessage,
+  type RenderPromptOptions,
+  renderPromptMessages,
+} from './prompts/render-prompt-messages.js';
+export {
+  type PromptCommandOptions,
+  type PromptCommandResult,
+  type PromptSource,
+  runPromptCommand,
+} from './prompts/run-prompt-command.js';
 export {
   type ProviderEvents,
   ResourceContextProvider,
@@ -31,6 +117,24 @@ export {
 } from './provider/resource-context-provider.js';
 export { contextPreamble } from './render/frame-resource.js';
 export { renderText } from './render/render-text.js';
+export {
+  type AnthropicContentBlock,
+  type ToAnthropicContentOptions,
+  toAnthropicContent,
+} from './render/to-anthropic-content.js';
+export {
+  type OpenAIContentPart,
+  type OpenAIMessage,
+  type ToOpenAIMessagesOptions,
+  toOpenAIMessages,
+} from './render/to-openai-messages.js';
+export {
+  createExplorationTools,
+  type ExplorationTools,
+  type ExplorationToolsOptions,
+  type ToolDefinition,
+  type ToolResult,
+} from './tools/create-exploration-tools.js';
 export type {
   Attachment,
   AttachmentOptions,
@@ -40,6 +144,7 @@ export type {
   CacheStatus,
   ContextBlock,
   InjectionTrace,
+  MediaPart,
   MessageAttachment,
   ModelCapabilities,
   OmittedContent,
@@ -50,5 +155,6 @@ export type {
   SupersededAttachment,
   TraceEntry,
   TraceStatus,
+  TruncationStrategyName,
   Turn,
 } from './types.js';

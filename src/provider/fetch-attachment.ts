@@ -1,11 +1,14 @@
 import type { ResolvedAttachment } from '../attachments/resolve-turn-attachments.js';
-import type { Tokenizer } from '../budget/tokenizer.js';
 import type { CacheRead, ContentCache } from '../cache/content-cache.js';
+import type { DerivedCache } from '../cache/derived-cache.js';
 import { measureContents } from '../cache/measure-contents.js';
 import type { ConvertedResource } from '../convert/convert-contents.js';
+import type { ConverterRegistry } from '../convert/converter-registry.js';
 import { ContextError } from '../errors.js';
 import type { McpServerRegistry } from '../mcp/mcp-server-registry.js';
 import { raceAbort } from '../mcp/race-abort.js';
+import type { AccessLimits } from '../policy/access-policy.js';
+import { applyReadLimits } from '../policy/apply-read-limits.js';
 import type { CacheStatus, TraceStatus } from '../types.js';
 import type { ComposableAttachment } from './compose-context.js';
 import { prepareAttachment } from './prepare-attachment.js';
@@ -30,12 +33,17 @@ export interface FetchContext {
   readonly cache: ContentCache | undefined;
   /** Skip the cache for every attachment of this turn. */
   readonly bypassCache: boolean;
-  readonly tokenizer: Tokenizer;
   /** Aborts on the host's signal or the turn deadline. */
   readonly signal: AbortSignal;
   /** The turn deadline alone, to tell a deadline from a host abort. */
   readonly deadline: AbortSignal;
   readonly readTimeoutMs: number;
+  /** Conversions and token counts of unchanged content, kept across turns. */
+  readonly derived?: DerivedCache;
+  /** The provider's converters (the defaults plus any the host registered). */
+  readonly converters?: ConverterRegistry;
+  /** The access binding's media types and byte cap, applied after the (shared) read. */
+  readonly limits?: AccessLimits;
 }
 
 /**
@@ -75,10 +83,18 @@ export async function fetchAttachment(
           },
           cache: 'bypass',
         } satisfies CacheRead);
+    const result = context.limits
+      ? applyReadLimits(read.content.result, context.limits, attachment)
+      : read.content.result;
     const { converted, composable } = await prepareAttachment(
       attachment,
-      read.content.result,
-      context.tokenizer,
+      result,
+      undefined,
+      context.converters,
+      // A read cut by the binding's byte cap is not the content its hash names: not shared.
+      context.derived && result === read.content.result
+        ? { cache: context.derived, sha256: read.content.sha256 }
+        : undefined,
     );
     return {
       attachment,
@@ -108,7 +124,8 @@ export async function fetchAttachment(
       );
       return { attachment, status: 'timeout', error: deadlineError, cache, durationMs: elapsed() };
     }
-    const status = failure.code === 'READ_TIMEOUT' ? 'timeout' : 'error';
+    const status =
+      failure.code === 'READ_TIMEOUT' ? 'timeout' : failure.code === 'POLICY_DENIED' ? 'denied' : 'error';
     return { attachment, status, error: failure, cache, durationMs: elapsed() };
   }
 }
@@ -118,5 +135,11 @@ export async function fetchAttachment(
 function toFailure(error: unknown, attachment: ResolvedAttachment): ContextError {
   return ContextError.isInstance(error)
     ? error
-    : new ContextError('PROTOCOL_ERROR', String(error), { server: attachment.server }, error);
+    : // Not a protocol failure: a bug or an unexpected throw on our side, named as such.
+      new ContextError(
+        'INTERNAL_ERROR',
+        `${attachment.uri}: ${String(error)}`,
+        { server: attachment.server },
+        error,
+      );
 }

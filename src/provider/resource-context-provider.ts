@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { EventEmitter } from 'eventemitter3';
 import { parseMessageAttachment } from '../attachments/attachment-schema.js';
 import type { AttachmentStore } from '../attachments/attachment-store.js';
@@ -13,13 +14,15 @@ import {
   ContentCache,
   type ContentCacheOptions,
 } from '../cache/content-cache.js';
+import { DerivedCache } from '../cache/derived-cache.js';
 import { invalidateOnNotifications } from '../cache/invalidate-on-notifications.js';
 import { PinSubscriptions, type SubscriptionFailure } from '../cache/pin-subscriptions.js';
+import type { ConverterRegistry } from '../convert/converter-registry.js';
 import { ContextError } from '../errors.js';
 import type { McpServerRegistry } from '../mcp/mcp-server-registry.js';
 import { parseOptions } from '../options/parse-options.js';
 import type { AccessPolicy } from '../policy/access-policy.js';
-import type { Attachment, InjectionTrace, ProvideResult, Turn } from '../types.js';
+import type { Attachment, BudgetOptions, InjectionTrace, ProvideResult, Turn } from '../types.js';
 import { composeContext } from './compose-context.js';
 import { fetchAttachment, type PreparedAttachment } from './fetch-attachment.js';
 import { budgetOverrideSchema, providerOptionsSchema, type ResolvedBudget } from './provider-options.js';
@@ -29,9 +32,11 @@ export interface ResourceContextProviderOptions {
   readonly servers: McpServerRegistry;
   readonly attachments: AttachmentStore;
   readonly policy: AccessPolicy;
-  readonly budget: { maxTokens: number; minTokens?: number; strategy?: 'fair' | 'priority' };
+  readonly budget: BudgetOptions;
   /** Defaults to tiktoken `o200k_base`, shared per process. */
   readonly tokenizer?: Tokenizer;
+  /** Converters by media type: `createConverterRegistry([...yours])`; default: the built-in ones. */
+  readonly converters?: ConverterRegistry;
   readonly readTimeoutMs?: number;
   readonly turnDeadlineMs?: number;
   /**
@@ -63,8 +68,11 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
   readonly #tokenizer: Tokenizer;
   readonly #ownsTokenizer: boolean;
   readonly #readTimeoutMs: number;
+  readonly #converters: ConverterRegistry | undefined;
   readonly #turnDeadlineMs: number;
   readonly #cache: ContentCache | undefined;
+  /** Conversions and token counts of unchanged content: what makes a warm turn cheap. */
+  readonly #derived: DerivedCache | undefined;
   readonly #subscriptions: PinSubscriptions | undefined;
   readonly #changes = new ChangeTracker();
   readonly #detach: (() => void)[] = [];
@@ -77,12 +85,14 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
     this.#policy = options.policy;
     this.#budget = parsed.budget;
     this.#readTimeoutMs = parsed.readTimeoutMs;
+    this.#converters = options.converters;
     this.#turnDeadlineMs = parsed.turnDeadlineMs;
     this.#ownsTokenizer = options.tokenizer === undefined;
     this.#tokenizer = options.tokenizer ?? createTiktokenTokenizer();
     if (options.cache !== false) {
       const cache = options.cache instanceof ContentCache ? options.cache : new ContentCache(options.cache);
       this.#cache = cache;
+      this.#derived = new DerivedCache();
       this.#detach.push(invalidateOnNotifications(this.#servers, cache));
       const subscriptions = new PinSubscriptions(this.#servers, (failure) =>
         this.emit('subscription-failed', failure),
@@ -143,6 +153,8 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
     // 2 authorize, 3 fetch, 4 convert: concurrently per attachment, bounded by the turn deadline.
     const deadline = AbortSignal.timeout(this.#turnDeadlineMs);
     const signal = turn.signal ? AbortSignal.any([turn.signal, deadline]) : deadline;
+    // Every attachment of the turn waits on these signals: one listener each is expected.
+    setMaxListeners(0, deadline, signal);
     const prepared = await Promise.all(
       resolved.map((attachment) =>
         this.#authorizeAndFetch(attachment, turn.pipelineId, signal, deadline, turn.bypassCache === true),
@@ -157,7 +169,13 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
     const composed = await composeContext(
       ready.map((item) => item.composable as NonNullable<PreparedAttachment['composable']>),
       this.#tokenizer,
-      { ...budget, renderOrder: renderOrder(ready.map((item) => item.attachment)) },
+      {
+        ...budget,
+        renderOrder: renderOrder(ready.map((item) => item.attachment)),
+        ...(turn.model !== undefined && { model: turn.model }),
+        ...(turn.message?.text !== undefined && { query: turn.message.text }),
+        ...(this.#derived && { derived: this.#derived }),
+      },
     );
 
     // 7 trace
@@ -250,10 +268,12 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
       servers: this.#servers,
       cache: this.#cache,
       bypassCache: bypassCache,
-      tokenizer: this.#tokenizer,
+      ...(this.#converters && { converters: this.#converters }),
+      ...(this.#derived && { derived: this.#derived }),
       signal,
       deadline,
       readTimeoutMs: this.#readTimeoutMs,
+      limits: decision.limits,
     });
   }
 }

@@ -289,3 +289,27 @@ describe('ResourceContextProvider failures outside one server', () => {
     });
   });
 });
+
+describe("ResourceContextProvider with the host's own converters", () => {
+  it('uses a registered converter for its media type, everything else as built in', async () => {
+    const { createConverterRegistry } = await import('../../src/convert/converter-registry.js');
+    const converters = createConverterRegistry([
+      {
+        name: 'yaml-outline',
+        mediaTypes: ['text/yaml'],
+        input: 'text',
+        convert: (input) => ({
+          kind: 'text',
+          text: `outline of ${input.uri}: ${input.text?.split('\n').length} lines`,
+        }),
+      },
+    ]);
+    const { provider } = await startProviderHarness('memory', { provider: { converters } });
+    const { blocks, trace } = await provider.provide({
+      pipelineId: 'support',
+      message: { attachments: [{ server: 'gitnexus', uri: 'gitnexus://repos' }] },
+    });
+    expect(trace.entries[0]?.status).toBe('injected');
+    expect(blocks[1]?.text).toMatch(/\noutline of gitnexus:\/\/repos: \d+ lines\n/);
+  });
+});

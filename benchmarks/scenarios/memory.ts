@@ -1,0 +1,55 @@
+import { ContentCache, McpServerRegistry } from '../../src/index.js';
+import { startBulkServer } from '../support/bulk-server.js';
+import { round } from '../support/measure.js';
+
+const megabyte = 1024 * 1024;
+
+/**
+ * RSS growth while 10,000 distinct 64 KB resources (640 MB in all) are read over a real MCP
+ * session through a 64 MiB content cache. The server makes each body on demand, so what stays
+ * is what the cache keeps. `growthOverCap` = (RSS after − RSS before) / cap; target ≤ 1.3.
+ */
+export async function run(options: { quick: boolean }): Promise<Record<string, number | string | boolean>> {
+  const resources = options.quick ? 2500 : 10_000;
+  const capBytes = 64 * megabyte;
+  const server = startBulkServer(resources, 64 * 1024, { generateOnRead: true });
+  const servers = new McpServerRegistry({ mcpServers: { bulk: server.serverConfig } });
+  const cache = new ContentCache({ maxBytes: capBytes });
+  try {
+    await cache.read({ server: 'bulk', uri: 'bulk://doc/0' }, () =>
+      servers.readResource('bulk', 'bulk://doc/0'),
+    );
+    collectGarbage();
+    const before = process.memoryUsage().rss;
+    let peak = before;
+    for (const [index, uri] of server.uris.entries()) {
+      await cache.read({ server: 'bulk', uri }, () => servers.readResource('bulk', uri));
+      if (index % 500 === 0) peak = Math.max(peak, process.memoryUsage().rss);
+    }
+    collectGarbage();
+    const after = process.memoryUsage().rss;
+    const growthOverCap = (after - before) / capBytes;
+    return {
+      resources,
+      capMiB: capBytes / megabyte,
+      bytesHeldMiB: round(cache.metrics.bytesHeld / megabyte, 1),
+      evictions: cache.metrics.evictions,
+      rssBeforeMiB: round(before / megabyte, 1),
+      rssAfterMiB: round(after / megabyte, 1),
+      rssPeakMiB: round(Math.max(peak, after) / megabyte, 1),
+      growthOverCap: round(growthOverCap, 2),
+      gcExposed: typeof globalThis.gc === 'function',
+      target: 'growthOverCap <= 1.3',
+      met: growthOverCap <= 1.3,
+    };
+  } finally {
+    await servers.close();
+  }
+}
+
+// --- Internal helpers ---
+
+function collectGarbage(): void {
+  // Run with node --expose-gc (npm run bench does) so RSS reflects live data, not garbage.
+  for (let round = 0; round < 3; round++) globalThis.gc?.();
+}

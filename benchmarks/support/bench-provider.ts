@@ -1,0 +1,41 @@
+import {
+  AccessPolicy,
+  type ContentCacheOptions,
+  type McpServerConfigInput,
+  McpServerRegistry,
+  MemoryAttachmentStore,
+  ResourceContextProvider,
+  type Tokenizer,
+} from '../../src/index.js';
+
+/** A provider over one server named `bulk`, bound to pipeline `bench`, with pins for `uris`. */
+export async function createBenchProvider(options: {
+  serverConfig: McpServerConfigInput;
+  uris: readonly string[];
+  tokenizer: Tokenizer;
+  maxTokens: number;
+  cache: ContentCacheOptions | false;
+}) {
+  const servers = new McpServerRegistry({ mcpServers: { bulk: options.serverConfig } });
+  const attachments = new MemoryAttachmentStore();
+  for (const uri of options.uris)
+    await attachments.pin({ scope: { pipelineId: 'bench' }, server: 'bulk', uri });
+  const provider = new ResourceContextProvider({
+    servers,
+    attachments,
+    policy: new AccessPolicy({ bindings: { bench: { servers: ['bulk'] } } }),
+    tokenizer: options.tokenizer,
+    budget: { maxTokens: options.maxTokens },
+    cache: options.cache,
+    readTimeoutMs: 120_000,
+    turnDeadlineMs: 600_000,
+  });
+  return {
+    provider,
+    servers,
+    close: async () => {
+      provider.dispose();
+      await servers.close();
+    },
+  };
+}

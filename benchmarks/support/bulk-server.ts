@@ -1,0 +1,113 @@
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  ListResourcesRequestSchema,
+  ReadResourceRequestSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+
+export interface BulkServer {
+  readonly serverConfig: { type: 'transport'; createTransport: () => Promise<Transport> };
+  readonly uris: readonly string[];
+  /** resources/read requests answered so far. */
+  reads(): number;
+  /** Sends `notifications/resources/updated` for `uri` on every session; resolves once sent. */
+  notifyUpdated(uri: string): Promise<void>;
+}
+
+/**
+ * An in-process MCP server with `count` resources of about `bytes` each (varied prose and code,
+ * deterministic), for benchmarks that need many or large resources.
+ */
+export function startBulkServer(
+  count: number,
+  bytes: number,
+  options: { generateOnRead?: boolean } = {},
+): BulkServer {
+  const uris = Array.from({ length: count }, (_, index) => `bulk://doc/${index}`);
+  // Generating on read keeps the server from holding every body (memory benchmarks).
+  const bodies = options.generateOnRead
+    ? undefined
+    : new Map(uris.map((uri, index) => [uri, makeText(bytes, index)]));
+  const bodyOf = (uri: string) =>
+    bodies?.get(uri) ?? makeText(bytes, Number(uri.slice(uri.lastIndexOf('/') + 1)));
+  const servers: Server[] = [];
+  let reads = 0;
+  return {
+    uris,
+    reads: () => reads,
+    notifyUpdated: async (uri) => {
+      await Promise.all(servers.map((server) => server.sendResourceUpdated({ uri })));
+    },
+    serverConfig: {
+      type: 'transport',
+      createTransport: async () => {
+        const server = new Server(
+          { name: 'bulk', version: '1.0.0' },
+          { capabilities: { resources: { subscribe: true } } },
+        );
+        server.setRequestHandler(ListResourcesRequestSchema, async () => ({
+          resources: uris.map((uri) => ({ uri, name: uri, mimeType: 'text/plain' })),
+        }));
+        server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+          reads++;
+          const text = bodyOf(request.params.uri);
+          return { contents: [{ uri: request.params.uri, mimeType: 'text/plain', text }] };
+        });
+        server.setRequestHandler(SubscribeRequestSchema, async () => ({}));
+        server.setRequestHandler(UnsubscribeRequestSchema, async () => ({}));
+        const [client, serverSide] = InMemoryTransport.createLinkedPair();
+        await server.connect(serverSide);
+        servers.push(server);
+        return client;
+      },
+    },
+  };
+}
+
+// --- Internal helpers ---
+
+const words = [
+  'checkout',
+  'cart',
+  'payment',
+  'service',
+  'validates',
+  'reserves',
+  'stock',
+  'before',
+  'charging',
+  'the',
+  'customer',
+  'order',
+  'retries',
+  'webhook',
+  'idempotent',
+  'ledger',
+  'refund',
+  'invoice',
+  'tax',
+  'shipping',
+];
+
+/** Deterministic text: paragraphs of prose and short code lines, about `bytes` long. */
+export function makeText(bytes: number, seed: number): string {
+  let state = (seed + 1) * 2654435761;
+  const next = () => {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    return state;
+  };
+  const lines: string[] = [];
+  let length = 0;
+  for (let line = 0; length < bytes; line++) {
+    const text =
+      line % 5 === 4
+        ? `  const ${words[next() % words.length]}${line} = await ${words[next() % words.length]}(${next() % 1000});`
+        : Array.from({ length: 8 + (next() % 8) }, () => words[next() % words.length]).join(' ');
+    lines.push(text);
+    length += text.length + 1;
+  }
+  return lines.join('\n').slice(0, bytes);
+}

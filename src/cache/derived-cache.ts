@@ -1,0 +1,123 @@
+import { LRUCache } from 'lru-cache';
+import type { BodyMeasure } from '../budget/measure-body.js';
+import type { ConvertedResource, ConvertedSection } from '../convert/convert-contents.js';
+import type { ConverterRegistry } from '../convert/converter-registry.js';
+
+/** A read converted for framing: the conversion and its sections with text escaped. */
+export interface DerivedConversion {
+  readonly converted: ConvertedResource;
+  readonly sections: readonly ConvertedSection[];
+}
+
+export interface DerivedCacheOptions {
+  /** Bytes of converted text and token arrays held at most (default 64 MiB). */
+  readonly maxBytes?: number;
+}
+
+/**
+ * What a turn derives from content that did not change: the converted, escaped form of a read
+ * (keyed by the content's sha256 and the converters' identity) and how far its body has been
+ * counted (keyed by that plus the model's capabilities and the tokenizer). Unchanged content
+ * re-read after an invalidation, or served from the content cache, is not converted or
+ * re-tokenized again.
+ */
+export class DerivedCache {
+  readonly #conversions: LRUCache<string, DerivedConversion>;
+  readonly #measures: LRUCache<string, BodyMeasure>;
+  readonly #measuring = new Map<string, Promise<BodyMeasure>>();
+
+  constructor(options: DerivedCacheOptions = {}) {
+    const maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
+    this.#conversions = new LRUCache({
+      maxSize: Math.floor(maxBytes / 2),
+      sizeCalculation: (conversion) =>
+        Math.max(
+          1,
+          conversion.sections.reduce((sum, section) => sum + sizeOf(section), 0),
+        ),
+    });
+    this.#measures = new LRUCache({
+      maxSize: Math.floor(maxBytes / 2),
+      sizeCalculation: (measure) => Math.max(1, measure.head.tokens.byteLength),
+    });
+  }
+
+  /** The key of a read's conversion: its content hash and which converters convert it. */
+  conversionKey(sha256: string, converters: ConverterRegistry | undefined): string {
+    if (!converters) return `${sha256}:default`;
+    let id = registryIds.get(converters);
+    if (id === undefined) {
+      id = ++lastRegistryId;
+      registryIds.set(converters, id);
+    }
+    return `${sha256}:${id}.${converters.revision}`;
+  }
+
+  conversion(key: string): DerivedConversion | undefined {
+    return this.#conversions.get(key);
+  }
+
+  keepConversion(key: string, converted: DerivedConversion): void {
+    this.#conversions.set(key, converted);
+  }
+
+  /** A measure that covers `limitTokens`: complete, or counted past the limit. */
+  measure(key: string, limitTokens: number): BodyMeasure | undefined {
+    const measure = this.#measures.get(key);
+    if (!measure) return undefined;
+    return measure.head.complete || measure.head.tokens.length > limitTokens ? measure : undefined;
+  }
+
+  /**
+   * The measure for `key` covering `limitTokens`: cached, or computed once however many turns
+   * ask at the same time (concurrent turns over the same pins share one count).
+   */
+  async measureOnce(
+    key: string,
+    limitTokens: number,
+    compute: () => Promise<BodyMeasure>,
+  ): Promise<BodyMeasure> {
+    const cached = this.measure(key, limitTokens);
+    if (cached) return cached;
+    const flightKey = `${key}#${limitTokens}`;
+    let flight = this.#measuring.get(flightKey);
+    if (!flight) {
+      flight = compute().then(
+        (measure) => {
+          this.#measuring.delete(flightKey);
+          this.keepMeasure(key, measure);
+          return measure;
+        },
+        (error: unknown) => {
+          this.#measuring.delete(flightKey);
+          throw error;
+        },
+      );
+      this.#measuring.set(flightKey, flight);
+    }
+    return flight;
+  }
+
+  keepMeasure(key: string, measure: BodyMeasure): void {
+    const current = this.#measures.get(key);
+    // Keep whichever covers more: a later, shorter count must not replace a longer one.
+    if (current && (current.head.complete || current.head.tokens.length >= measure.head.tokens.length))
+      return;
+    this.#measures.set(key, measure);
+  }
+
+  get bytesHeld(): number {
+    return this.#conversions.calculatedSize + this.#measures.calculatedSize;
+  }
+}
+
+// --- Internal helpers ---
+
+const registryIds = new WeakMap<ConverterRegistry, number>();
+let lastRegistryId = 0;
+
+function sizeOf(section: ConvertedSection): number {
+  if (section.kind === 'text') return section.text.length * 2;
+  if (section.kind === 'media') return section.data.length;
+  return 64;
+}
