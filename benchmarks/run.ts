@@ -52,10 +52,9 @@ async function main(argv: readonly string[]): Promise<void> {
     results[scenario.key] = { ...figures, seconds: Math.round((performance.now() - started) / 100) / 10 };
   }
   printTable(results);
-  const output = join(here, 'results', quick ? 'latest-quick.json' : 'latest.json');
+  const output = join(here, 'results', 'latest.json');
   await mkdir(dirname(output), { recursive: true });
   await writeFile(output, `${JSON.stringify(results, null, 2)}\n`);
-  // CI smoke runs write latest-quick.json so the full figures in latest.json stay the published ones.
   process.stdout.write(`\nwrote ${output}\n`);
 }
 

@@ -71,7 +71,7 @@ export {
   type ReadOptions,
   type RegistryEvents,
 } from './mcp/mcp-server-registry.js';
-export { type ReconnectOptions, reconnectDelay } from './mcp/reconnect-schedule.js';
+export type { ReconnectOptions } from './mcp/reconnect-schedule.js';
 export type { McpServerConfig, McpServerConfigInput } from './mcp/server-config.js';
 export type { ConnectionState } from './mcp/server-connection.js';
 export type { ServerStatus } from './mcp/server-status.js';
@@ -85,10 +85,7 @@ export {
   type AccessRequest,
   type Principal,
 } from './policy/access-policy.js';
-export { applyReadLimits } from './policy/apply-read-limits.js';
-export { mimeTypeAllowed } from './policy/mime-type-pattern.js';
 export { PolicyBoundServers } from './policy/policy-bound-servers.js';
-export { compileUriPattern } from './policy/uri-pattern.js';
 export {
   collectServerInstructions,
   type InstructionSource,
@@ -144,6 +141,7 @@ export type {
   CacheStatus,
   ContextBlock,
   InjectionTrace,
+  InstructionsEntry,
   MediaPart,
   MessageAttachment,
   ModelCapabilities,

@@ -120,6 +120,8 @@ export interface MediaPart {
  */
 export type ContextBlock =
   | { readonly kind: 'preamble'; readonly text: string }
+  /** The `initialize` instructions of the servers this turn injects from, framed per server. */
+  | { readonly kind: 'instructions'; readonly text: string }
   | {
       readonly kind: 'resource';
       readonly text: string;
@@ -199,6 +201,17 @@ export interface InjectionTrace {
   readonly durationMs: number;
   readonly budget: { readonly maxTokens: number; readonly usedTokens: number };
   readonly entries: readonly TraceEntry[];
+  /** Server instructions considered for this turn, per server, when the provider injects them. */
+  readonly instructions?: readonly InstructionsEntry[];
+}
+
+/** What became of one server's `initialize` instructions in a turn. */
+export interface InstructionsEntry {
+  readonly server: string;
+  readonly tokens: number;
+  readonly truncated: boolean;
+  readonly status: 'included' | 'truncated' | 'omitted-budget' | 'none' | 'error';
+  readonly error?: { readonly code: string; readonly message: string };
 }
 
 export interface ProvideResult {

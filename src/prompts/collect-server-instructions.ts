@@ -2,6 +2,7 @@ import type { Tokenizer } from '../budget/tokenizer.js';
 import { takeHead } from '../budget/truncate/take-head.js';
 import { ContextError } from '../errors.js';
 import { escapeFrameContent } from '../render/frame-resource.js';
+import type { InstructionsEntry } from '../types.js';
 
 /** Anything that hands out a server's `initialize` instructions: the registry. */
 export interface InstructionSource {
@@ -16,15 +17,8 @@ export interface ServerInstructionsOptions {
   readonly minTokens?: number;
 }
 
-export interface ServerInstructionsEntry {
-  readonly server: string;
-  /** Tokens of this server's frame in the section; 0 when not included. */
-  readonly tokens: number;
-  readonly truncated: boolean;
-  /** `none`: the server sent no instructions; `omitted-budget`: no room; `error`: connecting failed. */
-  readonly status: 'included' | 'truncated' | 'omitted-budget' | 'none' | 'error';
-  readonly error?: { readonly code: string; readonly message: string };
-}
+/** What became of one server's instructions (the trace's `instructions` entries). */
+export type ServerInstructionsEntry = InstructionsEntry;
 
 export interface ServerInstructions {
   /** The framed section, or '' when no server has instructions to show. */

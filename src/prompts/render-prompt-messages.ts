@@ -83,8 +83,7 @@ async function renderResource(
   const { composable, converted } = await prepareAttachment(
     { scope: 'message', server, uri: resource.uri, priority: 0, superseded: [] },
     { contents: [resource] },
-    undefined,
-    options.converters,
+    options.converters ? { converters: options.converters } : {},
   );
   const assembled = assembleBody(composable.sections, options.model);
   const text = frameResource(

@@ -28,6 +28,7 @@ export interface PreparedAttachment {
 }
 
 export interface FetchContext {
+  readonly pipelineId: string;
   readonly servers: McpServerRegistry;
   /** Absent when the provider runs without a cache. */
   readonly cache: ContentCache | undefined;
@@ -65,7 +66,11 @@ export async function fetchAttachment(
     // The read is shared with concurrent turns (single-flight), so it carries only its own
     // timeout; this turn's deadline and abort apply to its wait alone.
     const readFromServer = () =>
-      context.servers.readResource(attachment.server, attachment.uri, { timeoutMs: context.readTimeoutMs });
+      context.servers.readResource(attachment.server, attachment.uri, {
+        timeoutMs: context.readTimeoutMs,
+        // The audit names the pipeline whose turn started the (possibly shared) read.
+        actor: { pipelineId: context.pipelineId },
+      });
     const read = context.cache
       ? await context.cache.read(
           {
@@ -86,16 +91,14 @@ export async function fetchAttachment(
     const result = context.limits
       ? applyReadLimits(read.content.result, context.limits, attachment)
       : read.content.result;
-    const { converted, composable } = await prepareAttachment(
-      attachment,
-      result,
-      undefined,
-      context.converters,
+    const { converted, composable } = await prepareAttachment(attachment, result, {
+      ...(context.converters && { converters: context.converters }),
       // A read cut by the binding's byte cap is not the content its hash names: not shared.
-      context.derived && result === read.content.result
-        ? { cache: context.derived, sha256: read.content.sha256 }
-        : undefined,
-    );
+      ...(context.derived &&
+        result === read.content.result && {
+          derived: { cache: context.derived, sha256: read.content.sha256 },
+        }),
+    });
     return {
       attachment,
       composable,

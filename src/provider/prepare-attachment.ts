@@ -1,6 +1,4 @@
-import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ResolvedAttachment } from '../attachments/resolve-turn-attachments.js';
-import type { Tokenizer } from '../budget/tokenizer.js';
 import type { DerivedCache } from '../cache/derived-cache.js';
 import {
   type ConvertedResource,
@@ -8,6 +6,7 @@ import {
   convertContents,
 } from '../convert/convert-contents.js';
 import type { ConverterRegistry } from '../convert/converter-registry.js';
+import type { CappedReadResult } from '../mcp/cap-read-result.js';
 import { escapeFrameContent } from '../render/frame-resource.js';
 import type { ComposableAttachment } from './compose-context.js';
 
@@ -23,16 +22,21 @@ export interface Prepared {
  */
 export async function prepareAttachment(
   attachment: ResolvedAttachment,
-  result: ReadResourceResult,
-  _tokenizer?: Tokenizer,
-  converters?: ConverterRegistry,
-  derived?: { readonly cache: DerivedCache; readonly sha256: string },
+  result: CappedReadResult,
+  options: {
+    /** Default: the built-in converters. */
+    readonly converters?: ConverterRegistry;
+    /** Share the conversion across turns under the content's sha256 (as the content cache names it). */
+    readonly derived?: { readonly cache: DerivedCache; readonly sha256: string };
+  } = {},
 ): Promise<Prepared> {
+  const { converters, derived } = options;
   const key = derived?.cache.conversionKey(derived.sha256, converters);
   let conversion = key === undefined ? undefined : derived?.cache.conversion(key);
   if (!conversion) {
     const converted = convertContents(result.contents, converters);
-    conversion = { converted, sections: converted.sections.map(escapeSection) };
+    const sections = [...converted.sections, ...byteCapSections(result)].map(escapeSection);
+    conversion = { converted, sections };
     if (key !== undefined) derived?.cache.keepConversion(key, conversion);
   }
   const { converted, sections } = conversion;
@@ -52,6 +56,19 @@ export async function prepareAttachment(
 }
 
 // --- Internal helpers ---
+
+/** What the read's byte cap cut, as visible notices: a cut is never silent. */
+function byteCapSections(result: CappedReadResult): ConvertedSection[] {
+  const truncation = result.truncation;
+  if (!truncation) return [];
+  return truncation.items.map((item) => ({
+    kind: 'omitted',
+    uri: item.uri,
+    mimeType: item.mimeType ?? 'application/octet-stream',
+    bytes: item.originalBytes - item.keptBytes,
+    reason: `the read's byte cap (${truncation.maxBytes} bytes) kept ${item.keptBytes} of ${item.originalBytes} bytes`,
+  }));
+}
 
 function escapeSection(section: ConvertedSection): ConvertedSection {
   return section.kind === 'text' ? { ...section, text: escapeFrameContent(section.text) } : section;

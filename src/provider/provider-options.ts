@@ -30,6 +30,9 @@ export const providerOptionsSchema = z.object({
   converters: z
     .custom<object>(hasMethods('find', 'register'), { message: 'converters must be a ConverterRegistry' })
     .optional(),
+  serverInstructions: z
+    .union([z.literal(false), z.strictObject({ maxTokens: z.number().int().positive() })])
+    .default({ maxTokens: 512 }),
   /** Per-read timeout, in milliseconds. */
   readTimeoutMs: z.number().int().positive().default(10_000),
   /** The whole turn's deadline: provide() returns by then, whatever the servers do. */

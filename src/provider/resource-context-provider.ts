@@ -23,6 +23,11 @@ import type { McpServerRegistry } from '../mcp/mcp-server-registry.js';
 import { parseOptions } from '../options/parse-options.js';
 import type { AccessPolicy } from '../policy/access-policy.js';
 import type { Attachment, BudgetOptions, InjectionTrace, ProvideResult, Turn } from '../types.js';
+import {
+  addInstructionsBlock,
+  collectTurnInstructions,
+  withoutInstructions,
+} from './add-server-instructions.js';
 import { composeContext } from './compose-context.js';
 import { fetchAttachment, type PreparedAttachment } from './fetch-attachment.js';
 import { budgetOverrideSchema, providerOptionsSchema, type ResolvedBudget } from './provider-options.js';
@@ -35,6 +40,12 @@ export interface ResourceContextProviderOptions {
   readonly budget: BudgetOptions;
   /** Defaults to tiktoken `o200k_base`, shared per process. */
   readonly tokenizer?: Tokenizer;
+  /**
+   * The `initialize` instructions of the servers a turn injects from, as a framed section after
+   * the preamble that ranks below the host's own instructions; counted in the turn's budget.
+   * Default `{ maxTokens: 512 }`; `false` leaves them out.
+   */
+  readonly serverInstructions?: { readonly maxTokens: number } | false;
   /** Converters by media type: `createConverterRegistry([...yours])`; default: the built-in ones. */
   readonly converters?: ConverterRegistry;
   readonly readTimeoutMs?: number;
@@ -69,6 +80,7 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
   readonly #ownsTokenizer: boolean;
   readonly #readTimeoutMs: number;
   readonly #converters: ConverterRegistry | undefined;
+  readonly #instructionsMaxTokens: number | undefined;
   readonly #turnDeadlineMs: number;
   readonly #cache: ContentCache | undefined;
   /** Conversions and token counts of unchanged content: what makes a warm turn cheap. */
@@ -86,6 +98,8 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
     this.#budget = parsed.budget;
     this.#readTimeoutMs = parsed.readTimeoutMs;
     this.#converters = options.converters;
+    this.#instructionsMaxTokens =
+      parsed.serverInstructions === false ? undefined : parsed.serverInstructions.maxTokens;
     this.#turnDeadlineMs = parsed.turnDeadlineMs;
     this.#ownsTokenizer = options.tokenizer === undefined;
     this.#tokenizer = options.tokenizer ?? createTiktokenTokenizer();
@@ -164,19 +178,34 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
       throw new ContextError('ABORTED', 'the turn was aborted by the host', { value: turn.turnId });
     }
 
-    // 5 budget, 6 render
+    // 5 budget, 6 render (server instructions, when on, are framed first and paid for first)
     const ready = prepared.filter((item) => item.composable !== undefined);
+    let instructions =
+      this.#instructionsMaxTokens === undefined
+        ? undefined
+        : await collectTurnInstructions(
+            this.#servers,
+            [...new Set(ready.map((item) => item.attachment.server))],
+            this.#tokenizer,
+            this.#instructionsMaxTokens,
+            budget.maxTokens,
+          );
     const composed = await composeContext(
       ready.map((item) => item.composable as NonNullable<PreparedAttachment['composable']>),
       this.#tokenizer,
       {
         ...budget,
+        maxTokens: budget.maxTokens - (instructions?.tokens ?? 0),
         renderOrder: renderOrder(ready.map((item) => item.attachment)),
         ...(turn.model !== undefined && { model: turn.model }),
         ...(turn.message?.text !== undefined && { query: turn.message.text }),
         ...(this.#derived && { derived: this.#derived }),
       },
     );
+    if (instructions && composed.blocks.length === 0) instructions = withoutInstructions(instructions);
+    // Blocks meet at "\n\n" before "<": no token spans a join, so the counts add up exactly.
+    const blocks = instructions ? addInstructionsBlock(composed.blocks, instructions) : composed.blocks;
+    const usedTokens = composed.usedTokens + (instructions?.tokens ?? 0);
 
     // 7 trace
     const composedByAttachment = new Map(ready.map((item, index) => [item, composed.attachments[index]]));
@@ -197,11 +226,12 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
       ...(turn.conversationId !== undefined && { conversationId: turn.conversationId }),
       startedAt,
       durationMs: performance.now() - started,
-      budget: { maxTokens: budget.maxTokens, usedTokens: composed.usedTokens },
+      budget: { maxTokens: budget.maxTokens, usedTokens },
       entries: prepared.map((item) => toTraceEntry(item, composedByAttachment.get(item), changeOf(item))),
+      ...(instructions && instructions.entries.length > 0 && { instructions: instructions.entries }),
     };
     this.emit('injected', trace);
-    return { blocks: composed.blocks, trace };
+    return { blocks, trace };
   }
 
   /** Frees the default tokenizer. A tokenizer passed in options stays the caller's to dispose. */
@@ -265,6 +295,7 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
       return { attachment, status: 'denied', error, cache: 'bypass', durationMs: 0 };
     }
     return fetchAttachment(attachment, {
+      pipelineId,
       servers: this.#servers,
       cache: this.#cache,
       bypassCache: bypassCache,

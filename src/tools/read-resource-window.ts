@@ -59,8 +59,7 @@ export async function readResourceWindow(
   const { composable, converted } = await prepareAttachment(
     { scope: 'message', server, uri, priority: 0, superseded: [] },
     result,
-    tokenizer,
-    context.converters,
+    context.converters ? { converters: context.converters } : {},
   );
   const body = assembleBody(composable.sections, context.model).body;
   const tokens = await tokenizer.encode(body);

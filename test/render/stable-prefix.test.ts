@@ -22,7 +22,7 @@ describe('a stable prefix across turns', () => {
     const second = await turn('gitnexus://repo/acme-shop/schema', 'which edges exist?');
 
     const prefix = (blocks: typeof first.blocks) =>
-      renderText(blocks.filter((block) => block.kind === 'preamble' || block.provenance.scope !== 'message'));
+      renderText(blocks.filter((block) => block.kind !== 'resource' || block.provenance.scope !== 'message'));
     expect(prefix(first.blocks).length).toBeGreaterThan(500);
     expect(prefix(second.blocks)).toBe(prefix(first.blocks));
     expect(renderText(second.blocks).startsWith(prefix(first.blocks))).toBe(true);
