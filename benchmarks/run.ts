@@ -64,9 +64,13 @@ function printTable(results: Record<string, unknown>): void {
     const figures = results[scenario.key] as Figures | undefined;
     if (!figures) continue;
     const { target, met, ...rest } = figures;
-    const headline = Object.entries(rest)[0];
+    // The figure the target is about, where a scenario has one by that name.
+    const key = ['ratio', 'violations', 'reads', 'growthOverCap', 'p99Ms', 'max_block_ms_turn'].find(
+      (name) => name in rest,
+    );
+    const headline = key !== undefined ? ([key, rest[key]] as const) : Object.entries(rest)[0];
     const details = Object.entries(rest)
-      .slice(1)
+      .filter(([name]) => name !== headline?.[0])
       .map(([name, value]) => `${name}=${value}`)
       .join(' ');
     rows.push([

@@ -75,6 +75,8 @@ export type TruncationStrategyName = 'head' | 'tail' | 'head-tail' | 'relevant';
 /** One call of `provide()`: the turn about to go to the model. */
 export interface Turn {
   readonly pipelineId: string;
+  /** The agent acting, where the host binds agents too: access needs the pipeline's and the agent's binding. */
+  readonly agentId?: string;
   readonly conversationId?: string;
   /** Defaults to a random UUID. */
   readonly turnId?: string;

@@ -104,6 +104,6 @@ export async function run(options: { quick: boolean }): Promise<Record<string, n
     worst_utilization: round(worstUtilization, 4),
     utilization_cases: utilizationCases,
     target: 'violations 0, utilization ≥ 0.97',
-    pass: violations === 0 && utilization >= 0.97,
+    met: violations === 0 && utilization >= 0.97,
   };
 }

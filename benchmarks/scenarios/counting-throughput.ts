@@ -32,7 +32,7 @@ export async function run(options: { quick: boolean }): Promise<Record<string, n
         ratio: round(ratio),
         exact_counts: exact,
         target: '≥ 0.8',
-        pass: ratio >= 0.8,
+        met: ratio >= 0.8,
       };
     });
   } finally {

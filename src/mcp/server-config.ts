@@ -14,6 +14,11 @@ const stdioServerSchema = z.object({
   args: z.array(z.string()).default([]),
   env: z.record(z.string(), z.string()).optional(),
   cwd: z.string().optional(),
+  // Other keys hosts keep in this format (disabled, autoApprove, …) are ignored; credentials
+  // are not: a stdio server gets them through its env, and silently dropping them would hide that.
+  auth: z
+    .never({ error: 'auth applies to remote servers; pass a stdio server its credentials in env' })
+    .optional(),
 });
 
 const remoteServerSchema = z.object({
@@ -47,11 +52,29 @@ const commonServerSchema = z.object({
   plainTextErrors: z.boolean().default(true),
 });
 
-export const serverConfigSchema = z.union([
-  stdioServerSchema.extend(commonServerSchema.shape),
-  remoteServerSchema.extend(commonServerSchema.shape),
-  transportServerSchema.extend(commonServerSchema.shape),
-]);
+const stdioEntrySchema = stdioServerSchema.extend(commonServerSchema.shape);
+const remoteEntrySchema = remoteServerSchema.extend(commonServerSchema.shape);
+const transportEntrySchema = transportServerSchema.extend(commonServerSchema.shape);
+const unionSchema = z.union([stdioEntrySchema, remoteEntrySchema, transportEntrySchema]);
+
+/**
+ * One server entry. The transport is told by the keys, as hosts do (`command` → stdio,
+ * `createTransport` → in-process, else remote), so an error names the field of that kind of
+ * entry instead of "invalid input" for a union of three.
+ */
+export const serverConfigSchema = z.unknown().transform((value, context): z.output<typeof unionSchema> => {
+  const entry = typeof value === 'object' && value !== null ? value : {};
+  const schema =
+    'command' in entry
+      ? stdioEntrySchema
+      : 'createTransport' in entry
+        ? transportEntrySchema
+        : remoteEntrySchema;
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  for (const issue of result.error.issues) context.addIssue({ ...issue, code: 'custom', path: issue.path });
+  return z.NEVER;
+});
 
 export const serverNameSchema = z
   .string()
@@ -59,5 +82,5 @@ export const serverNameSchema = z
 
 export const mcpServersSchema = z.record(serverNameSchema, serverConfigSchema);
 
-export type McpServerConfigInput = z.input<typeof serverConfigSchema>;
-export type McpServerConfig = z.output<typeof serverConfigSchema>;
+export type McpServerConfigInput = z.input<typeof unionSchema>;
+export type McpServerConfig = z.output<typeof unionSchema>;

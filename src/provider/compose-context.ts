@@ -7,7 +7,6 @@ import type { DerivedCache } from '../cache/derived-cache.js';
 import type { ConvertedSection } from '../convert/convert-contents.js';
 import { type AssembledBody, assembleBody } from '../render/assemble-body.js';
 import { contextPreamble, frameResource } from '../render/frame-resource.js';
-import { renderText } from '../render/render-text.js';
 import type {
   BlockProvenance,
   ContextBlock,
@@ -315,7 +314,13 @@ async function evaluate(
   const rendered = await Promise.all(decisions.map((decision, index) => render(index, decision)));
   const blocks = assemble(rendered, renderOrder);
   const tokens = await Promise.all(rendered.map((block) => (block ? tokenizer.count(block.text) : 0)));
-  const usedTokens = blocks.length === 0 ? 0 : await tokenizer.count(renderText(blocks));
+  // Every block ends with ">\n\n" and the next starts with "<" (the preamble ends ".\n\n"): the
+  // pre-tokenizer always splits there, so no token spans a join and the whole rendering counts
+  // exactly as the sum of its blocks (the property test checks this against a full count).
+  const usedTokens =
+    blocks.length === 0
+      ? 0
+      : (await tokenizer.count(contextPreamble)) + tokens.reduce((sum, count) => sum + count, 0);
   const overCap = items.flatMap((item, index) => {
     const excess = (tokens[index] ?? 0) - (item.capTokens ?? Number.POSITIVE_INFINITY);
     return excess > 0 ? [{ index, excess }] : [];

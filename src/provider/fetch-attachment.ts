@@ -28,7 +28,8 @@ export interface PreparedAttachment {
 }
 
 export interface FetchContext {
-  readonly pipelineId: string;
+  /** Who the turn acts as, for the audit. */
+  readonly actor: { readonly pipelineId: string; readonly agentId?: string };
   readonly servers: McpServerRegistry;
   /** Absent when the provider runs without a cache. */
   readonly cache: ContentCache | undefined;
@@ -69,7 +70,7 @@ export async function fetchAttachment(
       context.servers.readResource(attachment.server, attachment.uri, {
         timeoutMs: context.readTimeoutMs,
         // The audit names the pipeline whose turn started the (possibly shared) read.
-        actor: { pipelineId: context.pipelineId },
+        actor: context.actor,
       });
     const read = context.cache
       ? await context.cache.read(

@@ -170,9 +170,7 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
     // Every attachment of the turn waits on these signals: one listener each is expected.
     setMaxListeners(0, deadline, signal);
     const prepared = await Promise.all(
-      resolved.map((attachment) =>
-        this.#authorizeAndFetch(attachment, turn.pipelineId, signal, deadline, turn.bypassCache === true),
-      ),
+      resolved.map((attachment) => this.#authorizeAndFetch(attachment, turn, signal, deadline)),
     );
     if (turn.signal?.aborted) {
       throw new ContextError('ABORTED', 'the turn was aborted by the host', { value: turn.turnId });
@@ -255,7 +253,7 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
         try {
           const uri = resolveTargetUri(pin);
           const decision = this.#policy.authorize({
-            pipelineId: turn.pipelineId,
+            ...actorOf(turn),
             server: pin.server,
             operation: 'read',
             uri,
@@ -277,15 +275,15 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
 
   async #authorizeAndFetch(
     attachment: ResolvedAttachment,
-    pipelineId: string,
+    turn: Turn,
     signal: AbortSignal,
     deadline: AbortSignal,
-    bypassCache: boolean,
   ): Promise<PreparedAttachment> {
     if (attachment.error)
       return { attachment, status: 'error', error: attachment.error, cache: 'bypass', durationMs: 0 };
+    const actor = actorOf(turn);
     const decision = this.#policy.authorize({
-      pipelineId,
+      ...actor,
       server: attachment.server,
       operation: 'read',
       uri: attachment.uri,
@@ -295,10 +293,10 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
       return { attachment, status: 'denied', error, cache: 'bypass', durationMs: 0 };
     }
     return fetchAttachment(attachment, {
-      pipelineId,
+      actor,
       servers: this.#servers,
       cache: this.#cache,
-      bypassCache: bypassCache,
+      bypassCache: turn.bypassCache === true,
       ...(this.#converters && { converters: this.#converters }),
       ...(this.#derived && { derived: this.#derived }),
       signal,
@@ -310,6 +308,11 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
 }
 
 // --- Module helpers ---
+
+/** Who a turn acts as: its pipeline, and its agent where the host has one. */
+function actorOf(turn: Turn): { pipelineId: string; agentId?: string } {
+  return { pipelineId: turn.pipelineId, ...(turn.agentId !== undefined && { agentId: turn.agentId }) };
+}
 
 const renderScopeOrder = { pipeline: 0, conversation: 1, message: 2 } as const;
 

@@ -210,3 +210,20 @@ describe('McpServerRegistry without a fixture', () => {
     await servers.close();
   });
 });
+
+describe('McpServerRegistry config checks', () => {
+  it('refuses credentials on a stdio server instead of dropping them', () => {
+    expect(
+      () =>
+        new McpServerRegistry({
+          mcpServers: { local: { command: 'node', auth: { type: 'bearer', token: 'x' } } as never },
+        }),
+    ).toThrow(
+      expect.objectContaining({
+        code: 'INVALID_OPTION',
+        field: 'options.mcpServers.local.auth',
+        message: expect.stringContaining('auth applies to remote servers'),
+      }),
+    );
+  });
+});

@@ -426,3 +426,50 @@ describe('ResourceContextProvider with registry limits and audit', () => {
     expect(JSON.stringify(audit.records)).not.toContain('acme-shop');
   });
 });
+
+describe('ResourceContextProvider for agents', () => {
+  it('a turn with an agent id needs the agent binding as well as the pipeline binding', async () => {
+    const { startGitNexusFixture } = await import('../../fixtures/index.js');
+    const { McpServerRegistry } = await import('../../src/mcp/mcp-server-registry.js');
+    const { MemoryAttachmentStore } = await import('../../src/attachments/memory-attachment-store.js');
+    const { AccessPolicy } = await import('../../src/policy/access-policy.js');
+    const { ResourceContextProvider } = await import('../../src/provider/resource-context-provider.js');
+    const fixture = await startGitNexusFixture({ transport: 'memory' });
+    const servers = new McpServerRegistry({ mcpServers: { gitnexus: fixture.serverConfig } });
+    const provider = new ResourceContextProvider({
+      servers,
+      attachments: new MemoryAttachmentStore(),
+      policy: new AccessPolicy({
+        bindings: { support: { servers: ['gitnexus'] } },
+        agents: { triage: { servers: [{ name: 'gitnexus', resources: ['gitnexus://repos'] }] } },
+      }),
+      tokenizer: sharedTokenizer,
+      budget: { maxTokens: 8000 },
+    });
+    onTestFinished(async () => {
+      provider.dispose();
+      await servers.close();
+      await fixture.close();
+    });
+    const attachments = [
+      { server: 'gitnexus', uri: 'gitnexus://repos' },
+      { server: 'gitnexus', uri: 'gitnexus://setup' },
+    ];
+    const asAgent = await provider.provide({
+      pipelineId: 'support',
+      agentId: 'triage',
+      message: { attachments },
+    });
+    expect(asAgent.trace.entries.map((entry) => [entry.uri, entry.status])).toEqual([
+      ['gitnexus://repos', 'injected'],
+      ['gitnexus://setup', 'denied'],
+    ]);
+    const unknownAgent = await provider.provide({
+      pipelineId: 'support',
+      agentId: 'ghost',
+      message: { attachments },
+    });
+    expect(unknownAgent.trace.entries.map((entry) => entry.status)).toEqual(['denied', 'denied']);
+    expect(fixture.readCount('gitnexus://setup')).toBe(0);
+  });
+});
