@@ -68,6 +68,12 @@ export interface BudgetOptions {
    * (e.g. 0.1 for Claude against o200k_base). Default 0.
    */
   readonly safetyMargin?: number;
+  /**
+   * Tokens held for a scope's attachments, e.g. `{ message: 2000 }` so that what the user attached
+   * to this message always gets room: each reserved scope is planned within its reservation
+   * first (narrowest first), then the rest of the budget is shared as usual.
+   */
+  readonly reserve?: Partial<Record<ScopeKind, number>>;
 }
 
 export type TruncationStrategyName = 'head' | 'tail' | 'head-tail' | 'relevant';

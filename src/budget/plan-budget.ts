@@ -1,3 +1,5 @@
+import type { ScopeKind } from '../types.js';
+
 /** One attachment as the planner sees it: token costs only, already in rank order. */
 export interface BudgetItem {
   /** Tokens of the whole framed attachment, nothing cut. */
@@ -6,6 +8,8 @@ export interface BudgetItem {
   readonly truncatedOverheadTokens: number;
   /** The most tokens this attachment may take (its own `maxTokens`), if any. */
   readonly capTokens?: number;
+  /** The scope it came from, for per-scope reservations. */
+  readonly scope?: ScopeKind;
 }
 
 export type BudgetDecision =
@@ -19,6 +23,11 @@ export interface BudgetPlanOptions {
   /** Content tokens below which a cut attachment is omitted instead of injected as a stub. */
   readonly minTokens: number;
   readonly strategy: 'fair' | 'priority';
+  /**
+   * Tokens held for a scope's attachments: they are planned within it first (narrowest scope
+   * first), then everything left is shared across all attachments as usual.
+   */
+  readonly reservations?: Partial<Record<ScopeKind, number>>;
 }
 
 /**
@@ -28,13 +37,65 @@ export interface BudgetPlanOptions {
  * omitted first. `priority` is greedy: each in turn takes what it needs of what is left.
  */
 export function planBudget(items: readonly BudgetItem[], options: BudgetPlanOptions): BudgetDecision[] {
+  const reserved = scopeOrder.filter((scope) => (options.reservations?.[scope] ?? 0) > 0);
+  if (reserved.length === 0) return planShared(items, options);
+  return planReserved(items, options, reserved);
+}
+
+// --- Internal helpers ---
+
+const scopeOrder: readonly ScopeKind[] = ['message', 'conversation', 'pipeline'];
+
+/**
+ * Reservations first: each reserved scope's attachments are planned within its reservation.
+ * Then the rest of the budget is shared over everything, an attachment that already holds a
+ * share competing only for what it still lacks (its frame and marker are paid for).
+ */
+function planReserved(
+  items: readonly BudgetItem[],
+  options: BudgetPlanOptions,
+  reserved: readonly ScopeKind[],
+): BudgetDecision[] {
+  const held: (number | undefined)[] = items.map(() => undefined);
+  let left = options.availableTokens;
+  for (const scope of reserved) {
+    const indices = items.flatMap((item, index) => (item.scope === scope ? [index] : []));
+    const share = Math.min(left, options.reservations?.[scope] ?? 0);
+    const decisions = planShared(
+      indices.map((index) => items[index] as BudgetItem),
+      { ...options, availableTokens: share },
+    );
+    for (const [position, decision] of decisions.entries()) {
+      if (decision.fate === 'omitted') continue;
+      held[indices[position] as number] = decision.tokens;
+      left -= decision.tokens;
+    }
+  }
+  const rest = items.map((item, index): BudgetItem => {
+    const tokens = held[index];
+    if (tokens === undefined) return item;
+    // What it still lacks, with nothing more to pay for a frame or a marker.
+    return {
+      fullTokens: item.fullTokens - tokens,
+      truncatedOverheadTokens: 0,
+      ...(item.capTokens !== undefined && { capTokens: Math.max(0, item.capTokens - tokens) }),
+    };
+  });
+  const more = planShared(rest, { ...options, availableTokens: left });
+  return items.map((item, index) => {
+    const tokens = held[index];
+    const extra = more[index] as BudgetDecision;
+    if (tokens === undefined) return extra;
+    return decide(item, tokens + (extra.fate === 'omitted' ? 0 : extra.tokens));
+  });
+}
+
+function planShared(items: readonly BudgetItem[], options: BudgetPlanOptions): BudgetDecision[] {
   const bounds = items.map((item) => boundsOf(item, options.minTokens));
   return options.strategy === 'priority'
     ? planGreedy(items, bounds, options.availableTokens)
     : planFair(items, bounds, options.availableTokens);
 }
-
-// --- Internal helpers ---
 
 interface Bounds {
   /** The fewest tokens worth injecting; undefined when the cap forbids even that. */

@@ -36,8 +36,6 @@ export interface CachedContent {
   readonly bytes: number;
   /** When the server answered (epoch ms). */
   readonly fetchedAt: number;
-  /** The server's `annotations.lastModified` of the first item, if it sent one. */
-  readonly lastModified?: string;
 }
 
 export interface CacheRead {

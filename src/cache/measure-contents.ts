@@ -3,13 +3,15 @@ import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 
 /**
  * sha256 and byte size of a read, over every content item as the server sent it (text as
- * UTF-8, blobs as their base64 text), plus the first item's `annotations.lastModified`.
+ * UTF-8, blobs as their base64 text).
+ *
+ * Read contents carry no `annotations` (MCP spec: they are on listed resources, and the SDK
+ * drops them from read results), so `lastModified` and `priority` are not known here.
  */
 export function measureContents(result: ReadResourceResult): {
   result: ReadResourceResult;
   sha256: string;
   bytes: number;
-  lastModified?: string;
 } {
   const hash = createHash('sha256');
   let bytes = 0;
@@ -21,13 +23,5 @@ export function measureContents(result: ReadResourceResult): {
     hash.update(raw);
     bytes += Buffer.byteLength(raw);
   }
-  // Annotations on contents are not in every SDK type, but servers send them (MCP spec 2025-06-18).
-  const first = result.contents[0] as { annotations?: { lastModified?: unknown } } | undefined;
-  const lastModified = first?.annotations?.lastModified;
-  return {
-    result,
-    sha256: hash.digest('hex'),
-    bytes,
-    ...(typeof lastModified === 'string' && { lastModified }),
-  };
+  return { result, sha256: hash.digest('hex'), bytes };
 }

@@ -13,6 +13,7 @@ import type {
   MediaPart,
   ModelCapabilities,
   OmittedContent,
+  ScopeKind,
   TruncationStrategyName,
 } from '../types.js';
 
@@ -42,6 +43,8 @@ export interface ComposeOptions {
   readonly model?: ModelCapabilities;
   /** The user's message, for `relevant` truncation. */
   readonly query?: string;
+  /** Tokens held for each scope's attachments before the rest is shared. */
+  readonly reserve?: Partial<Record<ScopeKind, number>>;
   /** Keeps how far each unchanged body was counted, across turns. */
   readonly derived?: DerivedCache;
 }
@@ -119,8 +122,14 @@ export async function composeContext(
         fullTokens: costs[index]?.fullTokens ?? 0,
         truncatedOverheadTokens: costs[index]?.truncatedOverheadTokens ?? 0,
         ...(item.capTokens !== undefined && { capTokens: item.capTokens }),
+        scope: item.provenance.scope,
       })),
-      { availableTokens: available, minTokens: options.minTokens, strategy: options.strategy },
+      {
+        availableTokens: available,
+        minTokens: options.minTokens,
+        strategy: options.strategy,
+        ...(options.reserve && { reservations: options.reserve }),
+      },
     );
     const short = decisions.flatMap((decision, index) => {
       const counted = measures[index] as BodyMeasure;

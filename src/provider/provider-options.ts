@@ -1,13 +1,30 @@
 import { z } from 'zod';
 
-const budgetSchema = z.strictObject({
+// The fields without defaults: a per-turn override must not reset what it does not mention.
+const budgetFields = {
   maxTokens: z.number().int().positive(),
-  minTokens: z.number().int().nonnegative().default(64),
-  strategy: z.enum(['fair', 'priority']).default('fair'),
-  truncation: z.enum(['head', 'tail', 'head-tail', 'relevant']).default('head'),
-  lineAware: z.boolean().default(true),
+  minTokens: z.number().int().nonnegative(),
+  strategy: z.enum(['fair', 'priority']),
+  truncation: z.enum(['head', 'tail', 'head-tail', 'relevant']),
+  lineAware: z.boolean(),
   /** Held back for a model whose tokenizer differs from the counting one (e.g. 0.1 for Claude). */
-  safetyMargin: z.number().min(0).max(0.5).default(0),
+  safetyMargin: z.number().min(0).max(0.5),
+  /** Tokens held for each scope's attachments before the rest is shared. */
+  reserve: z.strictObject({
+    message: z.number().int().nonnegative().optional(),
+    conversation: z.number().int().nonnegative().optional(),
+    pipeline: z.number().int().nonnegative().optional(),
+  }),
+};
+
+const budgetSchema = z.strictObject({
+  ...budgetFields,
+  minTokens: budgetFields.minTokens.default(64),
+  strategy: budgetFields.strategy.default('fair'),
+  truncation: budgetFields.truncation.default('head'),
+  lineAware: budgetFields.lineAware.default(true),
+  safetyMargin: budgetFields.safetyMargin.default(0),
+  reserve: budgetFields.reserve.optional(),
 });
 
 const hasMethods =
@@ -40,6 +57,6 @@ export const providerOptionsSchema = z.object({
 });
 
 /** A turn's budget override, merged over the provider's budget. */
-export const budgetOverrideSchema = budgetSchema.partial();
+export const budgetOverrideSchema = z.strictObject(budgetFields).partial();
 
 export type ResolvedBudget = z.output<typeof budgetSchema>;

@@ -96,3 +96,66 @@ describe('planBudget near fits', () => {
     expect(used).toBe(645);
   });
 });
+
+describe('planBudget with per-scope reservations', () => {
+  const scoped = (fullTokens: number, scope: 'message' | 'conversation' | 'pipeline') => ({
+    fullTokens,
+    truncatedOverheadTokens: 20,
+    scope,
+  });
+
+  it('a reserved scope is planned within its reservation first, then shares the rest', () => {
+    const items = [scoped(2000, 'message'), scoped(2000, 'pipeline'), scoped(2000, 'pipeline')];
+    const plain = planBudget(items, { availableTokens: 900, minTokens: 10, strategy: 'fair' });
+    expect(plain.map((decision) => (decision.fate === 'omitted' ? 0 : decision.tokens))).toEqual([
+      300, 300, 300,
+    ]);
+    const reserved = planBudget(items, {
+      availableTokens: 900,
+      minTokens: 10,
+      strategy: 'fair',
+      reservations: { message: 500 },
+    });
+    const tokens = reserved.map((decision) => (decision.fate === 'omitted' ? 0 : decision.tokens));
+    expect(tokens[0]).toBeGreaterThanOrEqual(500);
+    expect(tokens.reduce((sum, value) => sum + value, 0)).toBe(900);
+    expect(tokens[1]).toBe(tokens[2]);
+  });
+
+  it('what a reserved scope does not need goes to the others', () => {
+    const reserved = planBudget([scoped(100, 'message'), scoped(2000, 'pipeline')], {
+      availableTokens: 1000,
+      minTokens: 10,
+      strategy: 'fair',
+      reservations: { message: 600 },
+    });
+    expect(reserved[0]).toEqual({ fate: 'whole', tokens: 100 });
+    expect(reserved[1]).toEqual({ fate: 'truncated', tokens: 900, contentTokens: 880 });
+  });
+
+  it('never hands out more than is available, whatever the reservations', () => {
+    for (let available = 0; available < 600; available += 13) {
+      for (const strategy of ['fair', 'priority'] as const) {
+        const decisions = planBudget(
+          [
+            scoped(300, 'message'),
+            scoped(500, 'conversation'),
+            scoped(90, 'pipeline'),
+            scoped(700, 'pipeline'),
+          ],
+          {
+            availableTokens: available,
+            minTokens: 16,
+            strategy,
+            reservations: { conversation: 250, pipeline: 400 },
+          },
+        );
+        const used = decisions.reduce(
+          (sum, decision) => sum + (decision.fate === 'omitted' ? 0 : decision.tokens),
+          0,
+        );
+        expect(used).toBeLessThanOrEqual(available);
+      }
+    }
+  });
+});

@@ -473,3 +473,47 @@ describe('ResourceContextProvider for agents', () => {
     expect(fixture.readCount('gitnexus://setup')).toBe(0);
   });
 });
+
+describe('scope reservations in a turn', () => {
+  it('a message reservation keeps room for what the user attached to this message', async () => {
+    const { attachments, provider } = await startProviderHarness('memory');
+    for (const name of ['clusters', 'processes', 'schema']) {
+      await attachments.pin({
+        scope: { pipelineId: 'support' },
+        server: 'gitnexus',
+        uri: `gitnexus://repo/acme-shop/${name}`,
+      });
+    }
+    const turn = {
+      pipelineId: 'support',
+      message: { attachments: [{ server: 'gitnexus', uri: 'gitnexus://repo/acme-shop/context' }] },
+    };
+    const shared = await provider.provide({ ...turn, budget: { maxTokens: 700 } });
+    const reserved = await provider.provide({
+      ...turn,
+      budget: { maxTokens: 700, reserve: { message: 400 } },
+    });
+    const messageTokens = (trace: InjectionTrace) =>
+      trace.entries.find((entry) => entry.scope === 'message')?.tokens ?? 0;
+    expect(messageTokens(shared.trace)).toBeLessThan(400);
+    expect(messageTokens(reserved.trace)).toBeGreaterThanOrEqual(400);
+    expect(reserved.trace.budget.usedTokens).toBeLessThanOrEqual(700);
+  });
+});
+
+describe('per-turn budget overrides', () => {
+  it('an override changes what it names and keeps the rest of the provider budget', async () => {
+    const { attachments, provider } = await startProviderHarness('memory', {
+      provider: { budget: { maxTokens: 8000, minTokens: 5000 } },
+    });
+    await attachments.pin({
+      scope: { pipelineId: 'support' },
+      server: 'gitnexus',
+      uri: 'gitnexus://repo/acme-shop/context',
+    });
+    // minTokens 5000 from the provider still applies under a turn that only lowers maxTokens.
+    const { trace } = await provider.provide({ pipelineId: 'support', budget: { maxTokens: 600 } });
+    expect(trace.entries[0]).toMatchObject({ status: 'omitted-budget' });
+    expect(trace.budget.maxTokens).toBe(600);
+  });
+});
