@@ -37,7 +37,7 @@ interface Issue {
  * first issue has the longest path) and report that issue, under the union's own path.
  */
 function mostSpecific(issue: Issue | undefined): Issue | undefined {
-  if (!issue || issue.code !== 'invalid_union' || !issue.errors?.length) return issue;
+  if (issue?.code !== 'invalid_union' || !issue.errors?.length) return issue;
   const candidates = issue.errors
     .map((branch) => mostSpecific(branch[0]))
     .filter((item) => item !== undefined);

@@ -173,3 +173,60 @@ describe.each<TransportKind>(['memory', 'http'])('freshness over %s', (transport
     expect(provider.subscriptions).toEqual([]);
   });
 });
+
+describe('subscriptions across a reconnect', () => {
+  it('pinned URIs are subscribed again on the new session after the server restarts', async () => {
+    const { McpServerRegistry } = await import('../../src/mcp/mcp-server-registry.js');
+    const { MemoryAttachmentStore } = await import('../../src/attachments/memory-attachment-store.js');
+    const { AccessPolicy } = await import('../../src/policy/access-policy.js');
+    const { ResourceContextProvider } = await import('../../src/provider/resource-context-provider.js');
+    const { sharedTokenizer } = await import('../support/provider-harness.js');
+    const first = await startGitNexusFixture({ transport: 'http', subscribe: true });
+    const port = Number(new URL(first.url ?? '').port);
+    const servers = new McpServerRegistry({
+      mcpServers: { gitnexus: { type: 'http', url: first.url ?? '' } },
+      reconnect: { initialDelayMs: 50, maxDelayMs: 200 },
+    });
+    const attachments = new MemoryAttachmentStore();
+    const provider = new ResourceContextProvider({
+      servers,
+      attachments,
+      policy: new AccessPolicy({ bindings: { support: { servers: ['gitnexus'] } } }),
+      tokenizer: sharedTokenizer,
+      budget: { maxTokens: 8000 },
+    });
+    let restarted: Awaited<ReturnType<typeof startGitNexusFixture>> | undefined;
+    onTestFinished(async () => {
+      provider.dispose();
+      await servers.close();
+      await first.close();
+      await restarted?.close();
+    });
+    await attachments.pin({ scope: { pipelineId: 'support' }, server: 'gitnexus', uri: 'gitnexus://repos' });
+    await provider.provide({ pipelineId: 'support' });
+    await provider.subscriptionsSettled();
+    expect(provider.subscriptions).toEqual([{ server: 'gitnexus', uri: 'gitnexus://repos' }]);
+
+    // The client notices the old session is gone when its stream fails, at the latest once the
+    // server is back; the registry then opens a new session, and the pins are subscribed on it.
+    await first.close();
+    restarted = await startGitNexusFixture({ transport: 'http', port, subscribe: true });
+    await expect.poll(() => restarted?.sessionCount(), { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
+    await provider.subscriptionsSettled();
+
+    const invalidations: string[] = [];
+    provider.on('cache-invalidated', (event) => {
+      if (event.uri) invalidations.push(event.uri);
+    });
+    await expect
+      .poll(
+        async () => {
+          await provider.subscriptionsSettled();
+          await restarted?.reindex();
+          return invalidations;
+        },
+        { timeout: 10_000, interval: 200 },
+      )
+      .toContain('gitnexus://repos');
+  });
+});
