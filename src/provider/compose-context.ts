@@ -1,8 +1,8 @@
-import { type BodyMeasure, measureBody } from '../budget/measure-body.js';
-import { type BudgetDecision, planBudget } from '../budget/plan-budget.js';
+import type { BodyMeasure } from '../budget/measure-body.js';
+import type { BudgetDecision } from '../budget/plan-budget.js';
 import type { Tokenizer } from '../budget/tokenizer.js';
 import { truncationStrategies } from '../budget/truncate/truncation-strategies.js';
-import { longestTruncationMarker, truncationMarker } from '../budget/truncation-marker.js';
+import { truncationMarker } from '../budget/truncation-marker.js';
 import type { DerivedCache } from '../cache/derived-cache.js';
 import type { ConvertedSection } from '../convert/convert-contents.js';
 import { type AssembledBody, assembleBody } from '../render/assemble-body.js';
@@ -16,6 +16,7 @@ import type {
   ScopeKind,
   TruncationStrategyName,
 } from '../types.js';
+import { type Cost, planShares, provenanceOf } from './plan-shares.js';
 
 /** Converted, escaped content ready for the budget, in budget rank order. */
 export interface ComposableAttachment {
@@ -74,10 +75,6 @@ export interface ComposedContext {
 const maxRefinements = 8;
 // Rounds that hand tokens a cut left unused back to cut attachments.
 const maxGrowRounds = 3;
-// Rounds that count further into bodies the plan gave more than was counted.
-const maxMeasureRounds = 4;
-// Counting a little past an equal share saves a round when shares come out uneven.
-const shareSlack = 64;
 
 /**
  * Budget → render for one turn: plans shares, cuts with visible markers, frames, then counts
@@ -94,58 +91,7 @@ export async function composeContext(
   if (items.length === 0) return { blocks: [], usedTokens: 0, attachments: [] };
   const maxTokens = Math.floor(options.maxTokens * (1 - (options.safetyMargin ?? 0)));
   const available = maxTokens - (await tokenizer.count(contextPreamble));
-  const measure = (index: number, limit: number) =>
-    measureCached(
-      items[index] as ComposableAttachment,
-      (bodies[index] as AssembledBody).body,
-      limit,
-      tokenizer,
-      options,
-    );
-  // Count each body only as far as its share could reach. Fair sharing starts every body at an
-  // equal share and counts further only where the plan hands out more: the total counted
-  // follows the budget, not the number or size of the resources.
-  const ceilings = items.map((item) => Math.max(0, Math.min(item.capTokens ?? available, available)));
-  const firstShare =
-    options.strategy === 'fair' ? Math.ceil(available / items.length) + shareSlack : available;
-  let measures = await Promise.all(
-    ceilings.map((ceiling, index) => measure(index, Math.min(ceiling, firstShare))),
-  );
-  let costs: Cost[] = [];
-  let decisions: BudgetDecision[] = [];
-  for (let round = 0; ; round++) {
-    costs = await Promise.all(
-      items.map((item, index) => measureFrame(item, measures[index] as BodyMeasure, tokenizer)),
-    );
-    decisions = planBudget(
-      items.map((item, index) => ({
-        fullTokens: costs[index]?.fullTokens ?? 0,
-        truncatedOverheadTokens: costs[index]?.truncatedOverheadTokens ?? 0,
-        ...(item.capTokens !== undefined && { capTokens: item.capTokens }),
-        scope: item.provenance.scope,
-      })),
-      {
-        availableTokens: available,
-        minTokens: options.minTokens,
-        strategy: options.strategy,
-        ...(options.reserve && { reservations: options.reserve }),
-      },
-    );
-    const short = decisions.flatMap((decision, index) => {
-      const counted = measures[index] as BodyMeasure;
-      const needs = decision.fate === 'truncated' ? decision.contentTokens : 0;
-      return counted.estimated && needs > counted.head.tokens.length ? [index] : [];
-    });
-    if (short.length === 0 || round === maxMeasureRounds) break;
-    const next = [...measures];
-    await Promise.all(
-      short.map(async (index) => {
-        const allocated = (decisions[index] as { tokens: number }).tokens;
-        next[index] = await measure(index, Math.min(ceilings[index] ?? 0, allocated * 2));
-      }),
-    );
-    measures = next;
-  }
+  const { measures, costs, decisions } = await planShares(items, bodies, tokenizer, options, available);
   const render = (index: number, decision: BudgetDecision) =>
     renderAttachment(
       items[index] as ComposableAttachment,
@@ -189,12 +135,6 @@ export async function composeContext(
 
 // --- Internal helpers ---
 
-interface Cost {
-  readonly fullTokens: number;
-  readonly truncatedOverheadTokens: number;
-  readonly markerTokens: number;
-}
-
 type ResourceBlock = ContextBlock & { kind: 'resource' };
 type Render = (index: number, decision: BudgetDecision) => Promise<ResourceBlock | undefined>;
 
@@ -205,60 +145,6 @@ interface Fitted {
   readonly decisions: BudgetDecision[];
   readonly excess: number;
   readonly overCap: { index: number; excess: number }[];
-}
-
-async function measureFrame(
-  item: ComposableAttachment,
-  measure: BodyMeasure,
-  tokenizer: Tokenizer,
-): Promise<Cost> {
-  const provenance = provenanceOf(item, measure);
-  const whole = frameResource({ ...provenance, truncated: false }, '');
-  const cut = frameResource({ ...provenance, truncated: true }, '');
-  const marker = longestTruncationMarker({ ...item.provenance, ...provenanceFacts(measure) });
-  const [wholeTokens, cutTokens, markerTokens] = await Promise.all([
-    tokenizer.count(whole),
-    tokenizer.count(cut),
-    tokenizer.count(marker),
-  ]);
-  return {
-    fullTokens: wholeTokens + measure.originalTokens,
-    truncatedOverheadTokens: cutTokens + markerTokens,
-    markerTokens,
-  };
-}
-
-/** measureBody, through the derived cache when the content has a key. */
-async function measureCached(
-  item: ComposableAttachment,
-  body: string,
-  limit: number,
-  tokenizer: Tokenizer,
-  options: ComposeOptions,
-): Promise<BodyMeasure> {
-  const key =
-    item.contentKey !== undefined && options.derived
-      ? `${item.contentKey}|${tokenizer.name}|${modelKey(options.model)}`
-      : undefined;
-  if (key === undefined || !options.derived) return measureBody(body, limit, tokenizer);
-  return options.derived.measureOnce(key, limit, () => measureBody(body, limit, tokenizer));
-}
-
-/** The body depends on which media the model takes in (parts or placeholders). */
-function modelKey(model: ModelCapabilities | undefined): string {
-  return `${model?.images ? 'i' : ''}${model?.audio ? 'a' : ''}${model?.pdf ? 'p' : ''}`;
-}
-
-function provenanceFacts(measure: BodyMeasure) {
-  return { originalTokens: measure.originalTokens, estimated: measure.estimated };
-}
-
-function provenanceOf(item: ComposableAttachment, measure: BodyMeasure): Omit<BlockProvenance, 'truncated'> {
-  return {
-    ...item.provenance,
-    originalTokens: measure.originalTokens,
-    ...(measure.estimated && { originalTokensEstimated: true }),
-  };
 }
 
 async function renderAttachment(
