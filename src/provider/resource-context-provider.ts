@@ -8,15 +8,9 @@ import { type ResolvedAttachment, resolveTurnAttachments } from '../attachments/
 import { createTiktokenTokenizer } from '../budget/tiktoken-tokenizer.js';
 import type { Tokenizer } from '../budget/tokenizer.js';
 import { ChangeTracker } from '../cache/change-tracker.js';
-import {
-  type CacheEvents,
-  type CacheMetrics,
-  ContentCache,
-  type ContentCacheOptions,
-} from '../cache/content-cache.js';
-import { DerivedCache } from '../cache/derived-cache.js';
-import { invalidateOnNotifications } from '../cache/invalidate-on-notifications.js';
-import { PinSubscriptions, type SubscriptionFailure } from '../cache/pin-subscriptions.js';
+import type { CacheEvents, CacheMetrics, ContentCache, ContentCacheOptions } from '../cache/content-cache.js';
+import { createFreshness, type Freshness } from '../cache/create-freshness.js';
+import type { SubscriptionFailure } from '../cache/pin-subscriptions.js';
 import type { ConverterRegistry } from '../convert/converter-registry.js';
 import { ContextError } from '../errors.js';
 import type { McpServerRegistry } from '../mcp/mcp-server-registry.js';
@@ -82,12 +76,9 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
   readonly #converters: ConverterRegistry | undefined;
   readonly #instructionsMaxTokens: number | undefined;
   readonly #turnDeadlineMs: number;
-  readonly #cache: ContentCache | undefined;
-  /** Conversions and token counts of unchanged content: what makes a warm turn cheap. */
-  readonly #derived: DerivedCache | undefined;
-  readonly #subscriptions: PinSubscriptions | undefined;
+  /** Caches and subscriptions; absent with `cache: false`. */
+  readonly #freshness: Freshness | undefined;
   readonly #changes = new ChangeTracker();
-  readonly #detach: (() => void)[] = [];
 
   constructor(options: ResourceContextProviderOptions) {
     super();
@@ -104,38 +95,25 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
     this.#ownsTokenizer = options.tokenizer === undefined;
     this.#tokenizer = options.tokenizer ?? createTiktokenTokenizer();
     if (options.cache !== false) {
-      const cache = options.cache instanceof ContentCache ? options.cache : new ContentCache(options.cache);
-      this.#cache = cache;
-      this.#derived = new DerivedCache();
-      this.#detach.push(invalidateOnNotifications(this.#servers, cache));
-      const subscriptions = new PinSubscriptions(this.#servers, (failure) =>
-        this.emit('subscription-failed', failure),
-      );
-      this.#subscriptions = subscriptions;
-      this.#detach.push(() => subscriptions.dispose());
-      for (const event of ['cache-invalidated', 'resource-read'] as const) {
-        const forward = (payload: unknown) => {
-          (this.emit as (name: string, payload: unknown) => boolean)(event, payload);
-        };
-        cache.on(event, forward);
-        this.#detach.push(() => cache.off(event, forward));
-      }
+      this.#freshness = createFreshness(this.#servers, options.cache, (name, ...payload) => {
+        (this.emit as (name: string, ...payload: unknown[]) => boolean)(name, ...payload);
+      });
     }
   }
 
   /** (server, uri) pairs subscribed for pins, for hosts that show or test it. */
   get subscriptions(): { server: string; uri: string }[] {
-    return this.#subscriptions?.subscribed ?? [];
+    return this.#freshness?.subscriptions.subscribed ?? [];
   }
 
   /** Resolves when every subscribe/unsubscribe sent for pins so far has been answered. */
   async subscriptionsSettled(): Promise<void> {
-    await this.#subscriptions?.settled();
+    await this.#freshness?.subscriptions.settled();
   }
 
   /** Cache hits, misses, stale serves, evictions, bytes held, invalidations, reads in flight; undefined without a cache. */
   get metrics(): CacheMetrics | undefined {
-    return this.#cache?.metrics;
+    return this.#freshness?.cache.metrics;
   }
 
   get tokenizer(): Tokenizer {
@@ -197,7 +175,7 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
         renderOrder: renderOrder(ready.map((item) => item.attachment)),
         ...(turn.model !== undefined && { model: turn.model }),
         ...(turn.message?.text !== undefined && { query: turn.message.text }),
-        ...(this.#derived && { derived: this.#derived }),
+        ...(this.#freshness && { derived: this.#freshness.derived }),
       },
     );
     if (instructions && composed.blocks.length === 0) instructions = withoutInstructions(instructions);
@@ -235,7 +213,7 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
   /** Frees the default tokenizer. A tokenizer passed in options stays the caller's to dispose. */
   dispose(): void {
     if (this.#ownsTokenizer) this.#tokenizer.dispose();
-    for (const detach of this.#detach.splice(0)) detach();
+    this.#freshness?.dispose();
     this.removeAllListeners();
   }
 
@@ -247,7 +225,8 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
     pipelinePins: readonly Attachment[],
     conversationPins: readonly Attachment[],
   ): void {
-    if (!this.#subscriptions) return;
+    const subscriptions = this.#freshness?.subscriptions;
+    if (!subscriptions) return;
     const allowed = (pins: readonly Attachment[]) =>
       pins.flatMap((pin) => {
         try {
@@ -263,9 +242,9 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
           return [];
         }
       });
-    this.#subscriptions.reconcile(`pipeline:${turn.pipelineId}`, allowed(pipelinePins));
+    subscriptions.reconcile(`pipeline:${turn.pipelineId}`, allowed(pipelinePins));
     if (turn.conversationId)
-      this.#subscriptions.reconcile(`conversation:${turn.conversationId}`, allowed(conversationPins));
+      subscriptions.reconcile(`conversation:${turn.conversationId}`, allowed(conversationPins));
   }
 
   #turnBudget(turn: Turn): ResolvedBudget {
@@ -295,10 +274,10 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
     return fetchAttachment(attachment, {
       actor,
       servers: this.#servers,
-      cache: this.#cache,
+      cache: this.#freshness?.cache,
       bypassCache: turn.bypassCache === true,
       ...(this.#converters && { converters: this.#converters }),
-      ...(this.#derived && { derived: this.#derived }),
+      ...(this.#freshness && { derived: this.#freshness.derived }),
       signal,
       deadline,
       readTimeoutMs: this.#readTimeoutMs,

@@ -1,0 +1,46 @@
+import type { McpServerRegistry } from '../mcp/mcp-server-registry.js';
+import { type CacheEvents, ContentCache, type ContentCacheOptions } from './content-cache.js';
+import { DerivedCache } from './derived-cache.js';
+import { invalidateOnNotifications } from './invalidate-on-notifications.js';
+import { PinSubscriptions, type SubscriptionFailure } from './pin-subscriptions.js';
+
+/** What keeps a provider's context fresh and cheap: its caches and its pins' subscriptions. */
+export interface Freshness {
+  readonly cache: ContentCache;
+  /** Conversions and token counts of unchanged content: what makes a warm turn cheap. */
+  readonly derived: DerivedCache;
+  readonly subscriptions: PinSubscriptions;
+  /** Unwires everything this set up (a shared ContentCache itself stays usable). */
+  dispose(): void;
+}
+
+type FreshnessEvents = CacheEvents & { 'subscription-failed': [failure: SubscriptionFailure] };
+
+/**
+ * A content cache (the given one, or a new one from options), invalidated by the registry's
+ * notifications; a derived cache; and subscriptions for pins. Their events go to `emit`.
+ */
+export function createFreshness(
+  servers: McpServerRegistry,
+  option: ContentCache | ContentCacheOptions | undefined,
+  emit: <Name extends keyof FreshnessEvents>(name: Name, ...payload: FreshnessEvents[Name]) => void,
+): Freshness {
+  const cache = option instanceof ContentCache ? option : new ContentCache(option);
+  const subscriptions = new PinSubscriptions(servers, (failure) => emit('subscription-failed', failure));
+  const onInvalidated = (event: CacheEvents['cache-invalidated'][0]) => emit('cache-invalidated', event);
+  const onRead = (event: CacheEvents['resource-read'][0]) => emit('resource-read', event);
+  cache.on('cache-invalidated', onInvalidated);
+  cache.on('resource-read', onRead);
+  const unwire = invalidateOnNotifications(servers, cache);
+  return {
+    cache,
+    derived: new DerivedCache(),
+    subscriptions,
+    dispose: () => {
+      unwire();
+      subscriptions.dispose();
+      cache.off('cache-invalidated', onInvalidated);
+      cache.off('resource-read', onRead);
+    },
+  };
+}
