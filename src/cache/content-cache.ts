@@ -204,6 +204,11 @@ export class ContentCache extends EventEmitter<CacheEvents> {
     this.#recordInvalidation({ server, reason: 'session closed', entries });
   }
 
+  /** How long a read stays fresh. */
+  get ttlMs(): number {
+    return this.#options.ttlMs;
+  }
+
   get metrics(): CacheMetrics {
     return {
       ...this.#metrics,

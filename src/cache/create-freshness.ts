@@ -2,6 +2,7 @@ import type { McpServerRegistry } from '../mcp/mcp-server-registry.js';
 import { type CacheEvents, ContentCache, type ContentCacheOptions } from './content-cache.js';
 import { DerivedCache } from './derived-cache.js';
 import { invalidateOnNotifications } from './invalidate-on-notifications.js';
+import { ListingIndex } from './listing-index.js';
 import { PinSubscriptions, type SubscriptionFailure } from './pin-subscriptions.js';
 
 /** What keeps a provider's context fresh and cheap: its caches and its pins' subscriptions. */
@@ -10,6 +11,8 @@ export interface Freshness {
   /** Conversions and token counts of unchanged content: what makes a warm turn cheap. */
   readonly derived: DerivedCache;
   readonly subscriptions: PinSubscriptions;
+  /** Listings, for the annotations only they carry (priority ranks equal attachments). */
+  readonly listings: ListingIndex;
   /** Unwires everything this set up (a shared ContentCache itself stays usable). */
   dispose(): void;
 }
@@ -32,12 +35,15 @@ export function createFreshness(
   cache.on('cache-invalidated', onInvalidated);
   cache.on('resource-read', onRead);
   const unwire = invalidateOnNotifications(servers, cache);
+  const listings = new ListingIndex(servers, cache.ttlMs);
   return {
     cache,
     derived: new DerivedCache(),
     subscriptions,
+    listings,
     dispose: () => {
       unwire();
+      listings.dispose();
       subscriptions.dispose();
       cache.off('cache-invalidated', onInvalidated);
       cache.off('resource-read', onRead);

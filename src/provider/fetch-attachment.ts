@@ -25,6 +25,8 @@ export interface PreparedAttachment {
   readonly error?: ContextError;
   readonly cache: CacheStatus;
   readonly durationMs: number;
+  /** The listed `annotations.priority` (0–1), where the server gives one: ranks equal attachments. */
+  readonly annotationPriority?: number;
 }
 
 export interface FetchContext {

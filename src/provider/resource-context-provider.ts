@@ -155,7 +155,7 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
     }
 
     // 5 budget, 6 render (server instructions, when on, are framed first and paid for first)
-    const ready = prepared.filter((item) => item.composable !== undefined);
+    const ready = rankByAnnotations(prepared.filter((item) => item.composable !== undefined));
     let instructions =
       this.#instructionsMaxTokens === undefined
         ? undefined
@@ -271,22 +271,41 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
       const error = new ContextError('POLICY_DENIED', decision.reason, { server: attachment.server });
       return { attachment, status: 'denied', error, cache: 'bypass', durationMs: 0 };
     }
-    return fetchAttachment(attachment, {
-      actor,
-      servers: this.#servers,
-      cache: this.#freshness?.cache,
-      bypassCache: turn.bypassCache === true,
-      ...(this.#converters && { converters: this.#converters }),
-      ...(this.#freshness && { derived: this.#freshness.derived }),
-      signal,
-      deadline,
-      readTimeoutMs: this.#readTimeoutMs,
-      limits: decision.limits,
-    });
+    const [prepared, annotationPriority] = await Promise.all([
+      fetchAttachment(attachment, {
+        actor,
+        servers: this.#servers,
+        cache: this.#freshness?.cache,
+        bypassCache: turn.bypassCache === true,
+        ...(this.#converters && { converters: this.#converters }),
+        ...(this.#freshness && { derived: this.#freshness.derived }),
+        signal,
+        deadline,
+        readTimeoutMs: this.#readTimeoutMs,
+        limits: decision.limits,
+      }),
+      this.#freshness?.listings.priorityOf(attachment.server, attachment.uri, actor, signal),
+    ]);
+    return annotationPriority === undefined ? prepared : { ...prepared, annotationPriority };
   }
 }
 
 // --- Module helpers ---
+
+const rankScopeOrder = { message: 0, conversation: 1, pipeline: 2 } as const;
+
+/**
+ * Budget rank: scope, then the attachment's own priority (the resolve order), then the server's
+ * listed `annotations.priority` (absent counts as neutral 0.5), known only after listing.
+ */
+function rankByAnnotations(items: readonly PreparedAttachment[]): PreparedAttachment[] {
+  return [...items].sort(
+    (a, b) =>
+      rankScopeOrder[a.attachment.scope] - rankScopeOrder[b.attachment.scope] ||
+      b.attachment.priority - a.attachment.priority ||
+      (b.annotationPriority ?? 0.5) - (a.annotationPriority ?? 0.5),
+  );
+}
 
 /** Who a turn acts as: its pipeline, and its agent where the host has one. */
 function actorOf(turn: Turn): { pipelineId: string; agentId?: string } {

@@ -517,3 +517,73 @@ describe('per-turn budget overrides', () => {
     expect(trace.budget.maxTokens).toBe(600);
   });
 });
+
+describe("ranking by the server's listed annotations", () => {
+  it('among attachments of equal scope and priority, what the server lists as more important goes first', async () => {
+    const { Server } = await import('@modelcontextprotocol/sdk/server/index.js');
+    const { InMemoryTransport } = await import('@modelcontextprotocol/sdk/inMemory.js');
+    const { ListResourcesRequestSchema, ReadResourceRequestSchema } = await import(
+      '@modelcontextprotocol/sdk/types.js'
+    );
+    const { McpServerRegistry } = await import('../../src/mcp/mcp-server-registry.js');
+    const { MemoryAttachmentStore } = await import('../../src/attachments/memory-attachment-store.js');
+    const { AccessPolicy } = await import('../../src/policy/access-policy.js');
+    const { ResourceContextProvider } = await import('../../src/provider/resource-context-provider.js');
+    // MCP spec 2025-06-18, "Annotations": priority lives on the listed resource, not on read contents.
+    const listed = [
+      { uri: 'notes://low', name: 'low', annotations: { priority: 0.1 } },
+      { uri: 'notes://high', name: 'high', annotations: { priority: 0.9 } },
+    ];
+    const servers = new McpServerRegistry({
+      mcpServers: {
+        notes: {
+          type: 'transport',
+          createTransport: async () => {
+            const server = new Server(
+              { name: 'notes', version: '1.0.0' },
+              { capabilities: { resources: {} } },
+            );
+            server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: listed }));
+            server.setRequestHandler(ReadResourceRequestSchema, async (request) => ({
+              contents: [
+                {
+                  uri: request.params.uri,
+                  mimeType: 'text/plain',
+                  text: `${request.params.uri} `.repeat(400),
+                },
+              ],
+            }));
+            const [client, serverSide] = InMemoryTransport.createLinkedPair();
+            await server.connect(serverSide);
+            return client;
+          },
+        },
+      },
+    });
+    const provider = new ResourceContextProvider({
+      servers,
+      attachments: new MemoryAttachmentStore(),
+      policy: new AccessPolicy({ bindings: { support: { servers: ['notes'] } } }),
+      tokenizer: sharedTokenizer,
+      budget: { maxTokens: 8000, strategy: 'priority' },
+    });
+    onTestFinished(async () => {
+      provider.dispose();
+      await servers.close();
+    });
+    const { trace } = await provider.provide({
+      pipelineId: 'support',
+      message: {
+        attachments: [
+          { server: 'notes', uri: 'notes://low' },
+          { server: 'notes', uri: 'notes://high' },
+        ],
+      },
+      budget: { maxTokens: 700 },
+    });
+    const tokensOf = (uri: string) => trace.entries.find((entry) => entry.uri === uri)?.tokens ?? 0;
+    // Greedy in rank order: the note listed as important takes what it needs; the other gets the rest.
+    expect(tokensOf('notes://high')).toBeGreaterThan(400);
+    expect(tokensOf('notes://high')).toBeGreaterThan(tokensOf('notes://low'));
+  });
+});
