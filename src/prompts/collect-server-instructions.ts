@@ -1,6 +1,8 @@
+import { planBudget } from '../budget/plan-budget.js';
 import type { Tokenizer } from '../budget/tokenizer.js';
 import { takeHead } from '../budget/truncate/take-head.js';
 import { ContextError } from '../errors.js';
+import { escapeClosingTag, frameElement } from '../render/frame-element.js';
 import { escapeFrameContent } from '../render/frame-resource.js';
 import type { InstructionsEntry } from '../types.js';
 
@@ -33,7 +35,6 @@ export const serverInstructionsPreamble =
   '<mcp-server-instructions> frames comes from the named server.\n\n';
 
 const frameTag = 'mcp-server-instructions';
-const closingTagPattern = /<(\s*)\/(\s*)mcp-server-instructions/gi;
 const maxRefinements = 8;
 
 /**
@@ -85,24 +86,14 @@ export async function collectServerInstructions(
   );
   const available = maxTokens - (await tokenizer.count(serverInstructionsPreamble));
   const shown = new Map<number, { text: string; truncated: boolean }>();
-  let active = candidates;
-  // Max-min fair shares; a share too small for a useful cut is given up, and the rest re-shared.
-  let shares = fairShares(
-    active.map((item) => item.fullTokens),
-    available,
+  // The same planner as resources: max-min fair shares; a share too small for a useful cut is
+  // given up and the rest re-shared.
+  const decisions = planBudget(
+    candidates.map((item) => ({ fullTokens: item.fullTokens, truncatedOverheadTokens: item.overhead })),
+    { availableTokens: available, minTokens, strategy: 'fair' },
   );
-  for (;;) {
-    const starved = active.findIndex(
-      (item, position) =>
-        (shares[position] ?? 0) < item.fullTokens && (shares[position] ?? 0) - item.overhead < minTokens,
-    );
-    if (starved < 0) break;
-    active = active.filter((_, position) => position !== starved);
-    shares = fairShares(
-      active.map((item) => item.fullTokens),
-      available,
-    );
-  }
+  const active = candidates.filter((_, position) => decisions[position]?.fate !== 'omitted');
+  const shares = decisions.flatMap((decision) => (decision.fate === 'omitted' ? [] : [decision.tokens]));
   let text = '';
   for (let round = 0; round <= maxRefinements; round++) {
     shown.clear();
@@ -152,37 +143,13 @@ export async function collectServerInstructions(
 
 /** Neither this frame's closing tag nor a resource frame's survives inside instructions. */
 function escapeInstructions(text: string): string {
-  return escapeFrameContent(text).replace(closingTagPattern, '&lt;$1/$2mcp-server-instructions');
+  return escapeClosingTag(escapeFrameContent(text), frameTag);
 }
 
 function frame(server: string, body: string): string {
-  return `<${frameTag} server="${escapeAttribute(server)}">\n${body}\n</${frameTag}>\n\n`;
+  return frameElement(frameTag, [['server', server]], body);
 }
 
 function cutMarker(omitted: number, total: number): string {
   return `\n[instructions truncated: ${omitted} of ${total} tokens omitted]`;
-}
-
-function escapeAttribute(value: string): string {
-  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
-/** Max-min fair: each gets what it asks for, or an equal share of what is left, whichever is less. */
-function fairShares(demands: readonly number[], available: number): number[] {
-  const shares = demands.map(() => 0);
-  let left = Math.max(0, available);
-  let open = demands.map((_, index) => index).sort((a, b) => (demands[a] ?? 0) - (demands[b] ?? 0));
-  while (open.length > 0) {
-    const equal = Math.floor(left / open.length);
-    const smallest = open[0] as number;
-    if ((demands[smallest] ?? 0) <= equal) {
-      shares[smallest] = demands[smallest] ?? 0;
-      left -= shares[smallest] as number;
-      open = open.slice(1);
-    } else {
-      for (const index of open) shares[index] = equal;
-      break;
-    }
-  }
-  return shares;
 }

@@ -1,8 +1,8 @@
 import type { BlockProvenance } from '../types.js';
+import { escapeClosingTag, frameElement } from './frame-element.js';
 
 /** The element name of a resource frame; content never contains its closing tag. */
 const frameTag = 'mcp-resource';
-const closingTagPattern = /<(\s*)\/(\s*)mcp-resource/gi;
 
 /** Said once before the frames: framed text is data to consult, not instructions to follow. */
 export const contextPreamble =
@@ -14,7 +14,7 @@ export const contextPreamble =
  * end its own frame and speak as the host. Runs before counting: the budget counts what is sent.
  */
 export function escapeFrameContent(body: string): string {
-  return body.replace(closingTagPattern, '&lt;$1/$2mcp-resource');
+  return escapeClosingTag(body, frameTag);
 }
 
 /**
@@ -23,24 +23,21 @@ export function escapeFrameContent(body: string): string {
  * it was cut. Deterministic: the same content renders the same bytes every turn.
  */
 export function frameResource(provenance: BlockProvenance, body: string): string {
-  const attributes = [
-    ['server', provenance.server],
-    ['uri', provenance.uri],
-    ['mime', provenance.mimeType],
-    ['scope', provenance.scope],
-    ['sha256', provenance.sha256.slice(0, 16)],
-    ...(provenance.originalTokens !== undefined
-      ? [['tokens', `${provenance.originalTokensEstimated ? '~' : ''}${provenance.originalTokens}`]]
-      : []),
-    ['truncated', String(provenance.truncated)],
-  ]
-    .map(([name, value]) => `${name}="${escapeAttribute(value ?? '')}"`)
-    .join(' ');
-  return `<${frameTag} ${attributes}>\n${body}\n</${frameTag}>\n\n`;
-}
-
-// --- Internal helpers ---
-
-function escapeAttribute(value: string): string {
-  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const tokens =
+    provenance.originalTokens === undefined
+      ? []
+      : [['tokens', `${provenance.originalTokensEstimated ? '~' : ''}${provenance.originalTokens}`] as const];
+  return frameElement(
+    frameTag,
+    [
+      ['server', provenance.server],
+      ['uri', provenance.uri],
+      ['mime', provenance.mimeType],
+      ['scope', provenance.scope],
+      ['sha256', provenance.sha256.slice(0, 16)],
+      ...tokens,
+      ['truncated', String(provenance.truncated)],
+    ],
+    body,
+  );
 }

@@ -1,0 +1,34 @@
+const closingTagPatterns = new Map<string, RegExp>();
+
+/**
+ * `<tag name="value" …>\nbody\n</tag>\n\n`, attribute values escaped. The body must already be
+ * escaped with `escapeClosingTag` for this tag. Every frame ends ">\n\n" and the next one starts
+ * with "<": the tokenizer always splits there, so frames count independently.
+ */
+export function frameElement(
+  tag: string,
+  attributes: readonly (readonly [string, string])[],
+  body: string,
+): string {
+  const rendered = attributes.map(([name, value]) => ` ${name}="${escapeAttribute(value)}"`).join('');
+  return `<${tag}${rendered}>\n${body}\n</${tag}>\n\n`;
+}
+
+/**
+ * Neutralises every spelling of `</tag` (any case, spaces around the slash) so framed content
+ * cannot end its own frame and speak as the host.
+ */
+export function escapeClosingTag(text: string, tag: string): string {
+  let pattern = closingTagPatterns.get(tag);
+  if (!pattern) {
+    pattern = new RegExp(`<(\\s*)/(\\s*)${tag.replace(/[-/\\^$*+?.()|[\]{}]/g, '\\$&')}`, 'gi');
+    closingTagPatterns.set(tag, pattern);
+  }
+  return text.replace(pattern, `&lt;$1/$2${tag}`);
+}
+
+// --- Internal helpers ---
+
+function escapeAttribute(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
