@@ -62,7 +62,7 @@ export class DerivedCache {
   }
 
   /** A measure that covers `limitTokens`: complete, or counted past the limit. */
-  measure(key: string, limitTokens: number): BodyMeasure | undefined {
+  #covering(key: string, limitTokens: number): BodyMeasure | undefined {
     const measure = this.#measures.get(key);
     if (!measure) return undefined;
     return measure.head.complete || measure.head.tokens.length > limitTokens ? measure : undefined;
@@ -77,7 +77,7 @@ export class DerivedCache {
     limitTokens: number,
     compute: () => Promise<BodyMeasure>,
   ): Promise<BodyMeasure> {
-    const cached = this.measure(key, limitTokens);
+    const cached = this.#covering(key, limitTokens);
     if (cached) return cached;
     const flightKey = `${key}#${limitTokens}`;
     let flight = this.#measuring.get(flightKey);
@@ -85,7 +85,7 @@ export class DerivedCache {
       flight = compute().then(
         (measure) => {
           this.#measuring.delete(flightKey);
-          this.keepMeasure(key, measure);
+          this.#keep(key, measure);
           return measure;
         },
         (error: unknown) => {
@@ -98,7 +98,7 @@ export class DerivedCache {
     return flight;
   }
 
-  keepMeasure(key: string, measure: BodyMeasure): void {
+  #keep(key: string, measure: BodyMeasure): void {
     const current = this.#measures.get(key);
     // Keep whichever covers more: a later, shorter count must not replace a longer one.
     if (current && (current.head.complete || current.head.tokens.length >= measure.head.tokens.length))

@@ -111,9 +111,13 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
     await this.#freshness?.subscriptions.settled();
   }
 
-  /** Cache hits, misses, stale serves, evictions, bytes held, invalidations, reads in flight; undefined without a cache. */
-  get metrics(): CacheMetrics | undefined {
-    return this.#freshness?.cache.metrics;
+  /**
+   * Cache hits, misses, stale serves, evictions, bytes held, invalidations, reads in flight, and
+   * the bytes the derived cache holds (conversions, token arrays); undefined without a cache.
+   */
+  get metrics(): (CacheMetrics & { readonly derivedBytesHeld: number }) | undefined {
+    const freshness = this.#freshness;
+    return freshness && { ...freshness.cache.metrics, derivedBytesHeld: freshness.derived.bytesHeld };
   }
 
   get tokenizer(): Tokenizer {

@@ -29,6 +29,8 @@ describe('provider caching', () => {
     const next = await provider.provide({ pipelineId: 'support', conversationId: 'c-late' });
     expect(next.trace.entries.every((item) => item.cache === 'hit')).toBe(true);
     expect(fixture.readCount()).toBe(20);
+    expect(provider.metrics).toMatchObject({ misses: 2000, hits: 20, readsInFlight: 0, entries: 20 });
+    expect(provider.metrics?.derivedBytesHeld).toBeGreaterThan(0);
   });
 
   it('a per-turn and a per-attachment bypass read from the server and say so', async () => {
@@ -176,32 +178,17 @@ describe.each<TransportKind>(['memory', 'http'])('freshness over %s', (transport
 
 describe('subscriptions across a reconnect', () => {
   it('pinned URIs are subscribed again on the new session after the server restarts', async () => {
-    const { McpServerRegistry } = await import('../../src/mcp/mcp-server-registry.js');
-    const { MemoryAttachmentStore } = await import('../../src/attachments/memory-attachment-store.js');
-    const { AccessPolicy } = await import('../../src/policy/access-policy.js');
-    const { ResourceContextProvider } = await import('../../src/provider/resource-context-provider.js');
-    const { sharedTokenizer } = await import('../support/provider-harness.js');
-    const first = await startGitNexusFixture({ transport: 'http', subscribe: true });
-    const port = Number(new URL(first.url ?? '').port);
-    const servers = new McpServerRegistry({
-      mcpServers: { gitnexus: { type: 'http', url: first.url ?? '' } },
-      reconnect: { initialDelayMs: 50, maxDelayMs: 200 },
-    });
-    const attachments = new MemoryAttachmentStore();
-    const provider = new ResourceContextProvider({
-      servers,
+    const {
       attachments,
-      policy: new AccessPolicy({ bindings: { support: { servers: ['gitnexus'] } } }),
-      tokenizer: sharedTokenizer,
-      budget: { maxTokens: 8000 },
+      provider,
+      fixture: first,
+    } = await startProviderHarness('http', {
+      fixture: { subscribe: true },
+      registry: { reconnect: { initialDelayMs: 50, maxDelayMs: 200 } },
     });
+    const port = Number(new URL(first.url ?? '').port);
     let restarted: Awaited<ReturnType<typeof startGitNexusFixture>> | undefined;
-    onTestFinished(async () => {
-      provider.dispose();
-      await servers.close();
-      await first.close();
-      await restarted?.close();
-    });
+    onTestFinished(() => restarted?.close());
     await attachments.pin({ scope: { pipelineId: 'support' }, server: 'gitnexus', uri: 'gitnexus://repos' });
     await provider.provide({ pipelineId: 'support' });
     await provider.subscriptionsSettled();

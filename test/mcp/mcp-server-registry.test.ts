@@ -1,11 +1,9 @@
 import { createServer } from 'node:http';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { ListResourcesRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { type GitNexusFixtureOptions, startGitNexusFixture } from '../../fixtures/index.js';
 import { ContextError } from '../../src/errors.js';
 import { McpServerRegistry, type McpServerRegistryOptions } from '../../src/mcp/mcp-server-registry.js';
+import { scriptedMemoryConfig } from './support/scripted-server.js';
 
 type TransportKind = 'memory' | 'http';
 
@@ -185,22 +183,10 @@ describe('McpServerRegistry without a fixture', () => {
   it('a server whose cursors repeat is stopped by the guard', async () => {
     const servers = new McpServerRegistry({
       mcpServers: {
-        looping: {
-          type: 'transport',
-          createTransport: async () => {
-            const server = new Server(
-              { name: 'looping', version: '1.0.0' },
-              { capabilities: { resources: {} } },
-            );
-            server.setRequestHandler(ListResourcesRequestSchema, async () => ({
-              resources: [{ uri: 'x://same', name: 'same' }],
-              nextCursor: 'again',
-            }));
-            const [client, serverSide] = InMemoryTransport.createLinkedPair();
-            await server.connect(serverSide);
-            return client;
-          },
-        },
+        looping: scriptedMemoryConfig({
+          resources: [{ uri: 'x://same', name: 'same' }],
+          loopingCursor: true,
+        }),
       },
     });
     await expect(servers.listResources('looping', { all: true })).rejects.toMatchObject({

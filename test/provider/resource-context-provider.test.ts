@@ -1,6 +1,7 @@
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { renderText } from '../../src/render/render-text.js';
 import type { InjectionTrace, TraceEntry } from '../../src/types.js';
+import { scriptedMemoryConfig } from '../mcp/support/scripted-server.js';
 import { sharedTokenizer, startProviderHarness, type TransportKind } from '../support/provider-harness.js';
 
 const entryFor = (trace: InjectionTrace, uri: string): TraceEntry | undefined =>
@@ -362,34 +363,8 @@ describe('server instructions in a turn', () => {
 });
 
 describe('ResourceContextProvider with registry limits and audit', () => {
-  async function setUp(registryOptions: Record<string, unknown>) {
-    const { startGitNexusFixture } = await import('../../fixtures/index.js');
-    const { McpServerRegistry } = await import('../../src/mcp/mcp-server-registry.js');
-    const { MemoryAttachmentStore } = await import('../../src/attachments/memory-attachment-store.js');
-    const { AccessPolicy } = await import('../../src/policy/access-policy.js');
-    const { ResourceContextProvider } = await import('../../src/provider/resource-context-provider.js');
-    const fixture = await startGitNexusFixture({ transport: 'memory' });
-    const servers = new McpServerRegistry({
-      mcpServers: { gitnexus: fixture.serverConfig },
-      ...registryOptions,
-    });
-    const provider = new ResourceContextProvider({
-      servers,
-      attachments: new MemoryAttachmentStore(),
-      policy: new AccessPolicy({ bindings: { support: { servers: ['gitnexus'] } } }),
-      tokenizer: sharedTokenizer,
-      budget: { maxTokens: 8000 },
-    });
-    onTestFinished(async () => {
-      provider.dispose();
-      await servers.close();
-      await fixture.close();
-    });
-    return provider;
-  }
-
   it('a read cut by the byte cap says so inside its frame and in the trace', async () => {
-    const provider = await setUp({ maxReadBytes: 500 });
+    const { provider } = await startProviderHarness('memory', { registry: { maxReadBytes: 500 } });
     const { blocks, trace } = await provider.provide({
       pipelineId: 'support',
       message: { attachments: [{ server: 'gitnexus', uri: 'gitnexus://repo/acme-shop/context' }] },
@@ -409,7 +384,7 @@ describe('ResourceContextProvider with registry limits and audit', () => {
   it('reads in a turn are audited as the pipeline, without their content', async () => {
     const { MemoryAuditSink } = await import('../../src/audit/memory-audit-sink.js');
     const audit = new MemoryAuditSink();
-    const provider = await setUp({ audit });
+    const { provider } = await startProviderHarness('memory', { registry: { audit } });
     await provider.provide({
       pipelineId: 'support',
       message: { attachments: [{ server: 'gitnexus', uri: 'gitnexus://repos' }] },
@@ -429,27 +404,11 @@ describe('ResourceContextProvider with registry limits and audit', () => {
 
 describe('ResourceContextProvider for agents', () => {
   it('a turn with an agent id needs the agent binding as well as the pipeline binding', async () => {
-    const { startGitNexusFixture } = await import('../../fixtures/index.js');
-    const { McpServerRegistry } = await import('../../src/mcp/mcp-server-registry.js');
-    const { MemoryAttachmentStore } = await import('../../src/attachments/memory-attachment-store.js');
-    const { AccessPolicy } = await import('../../src/policy/access-policy.js');
-    const { ResourceContextProvider } = await import('../../src/provider/resource-context-provider.js');
-    const fixture = await startGitNexusFixture({ transport: 'memory' });
-    const servers = new McpServerRegistry({ mcpServers: { gitnexus: fixture.serverConfig } });
-    const provider = new ResourceContextProvider({
-      servers,
-      attachments: new MemoryAttachmentStore(),
-      policy: new AccessPolicy({
+    const { provider, fixture } = await startProviderHarness('memory', {
+      policy: {
         bindings: { support: { servers: ['gitnexus'] } },
         agents: { triage: { servers: [{ name: 'gitnexus', resources: ['gitnexus://repos'] }] } },
-      }),
-      tokenizer: sharedTokenizer,
-      budget: { maxTokens: 8000 },
-    });
-    onTestFinished(async () => {
-      provider.dispose();
-      await servers.close();
-      await fixture.close();
+      },
     });
     const attachments = [
       { server: 'gitnexus', uri: 'gitnexus://repos' },
@@ -520,56 +479,18 @@ describe('per-turn budget overrides', () => {
 
 describe("ranking by the server's listed annotations", () => {
   it('among attachments of equal scope and priority, what the server lists as more important goes first', async () => {
-    const { Server } = await import('@modelcontextprotocol/sdk/server/index.js');
-    const { InMemoryTransport } = await import('@modelcontextprotocol/sdk/inMemory.js');
-    const { ListResourcesRequestSchema, ReadResourceRequestSchema } = await import(
-      '@modelcontextprotocol/sdk/types.js'
-    );
-    const { McpServerRegistry } = await import('../../src/mcp/mcp-server-registry.js');
-    const { MemoryAttachmentStore } = await import('../../src/attachments/memory-attachment-store.js');
-    const { AccessPolicy } = await import('../../src/policy/access-policy.js');
-    const { ResourceContextProvider } = await import('../../src/provider/resource-context-provider.js');
     // MCP spec 2025-06-18, "Annotations": priority lives on the listed resource, not on read contents.
-    const listed = [
-      { uri: 'notes://low', name: 'low', annotations: { priority: 0.1 } },
-      { uri: 'notes://high', name: 'high', annotations: { priority: 0.9 } },
-    ];
-    const servers = new McpServerRegistry({
-      mcpServers: {
-        notes: {
-          type: 'transport',
-          createTransport: async () => {
-            const server = new Server(
-              { name: 'notes', version: '1.0.0' },
-              { capabilities: { resources: {} } },
-            );
-            server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: listed }));
-            server.setRequestHandler(ReadResourceRequestSchema, async (request) => ({
-              contents: [
-                {
-                  uri: request.params.uri,
-                  mimeType: 'text/plain',
-                  text: `${request.params.uri} `.repeat(400),
-                },
-              ],
-            }));
-            const [client, serverSide] = InMemoryTransport.createLinkedPair();
-            await server.connect(serverSide);
-            return client;
-          },
-        },
-      },
+    const note = (uri: string) => [{ uri, mimeType: 'text/plain', text: `${uri} `.repeat(400) }];
+    const notes = scriptedMemoryConfig({
+      resources: [
+        { uri: 'notes://low', name: 'low', annotations: { priority: 0.1 } },
+        { uri: 'notes://high', name: 'high', annotations: { priority: 0.9 } },
+      ],
+      contents: { 'notes://low': note('notes://low'), 'notes://high': note('notes://high') },
     });
-    const provider = new ResourceContextProvider({
-      servers,
-      attachments: new MemoryAttachmentStore(),
-      policy: new AccessPolicy({ bindings: { support: { servers: ['notes'] } } }),
-      tokenizer: sharedTokenizer,
-      budget: { maxTokens: 8000, strategy: 'priority' },
-    });
-    onTestFinished(async () => {
-      provider.dispose();
-      await servers.close();
+    const { provider } = await startProviderHarness('memory', {
+      extraServers: { notes },
+      provider: { budget: { maxTokens: 8000, strategy: 'priority' } },
     });
     const { trace } = await provider.provide({
       pipelineId: 'support',

@@ -3,7 +3,7 @@ import { type GitNexusFixtureOptions, startGitNexusFixture } from '../../fixture
 import { MemoryAttachmentStore } from '../../src/attachments/memory-attachment-store.js';
 import { createTiktokenTokenizer } from '../../src/budget/tiktoken-tokenizer.js';
 import { McpServerRegistry, type McpServerRegistryOptions } from '../../src/mcp/mcp-server-registry.js';
-import { AccessPolicy } from '../../src/policy/access-policy.js';
+import { AccessPolicy, type AccessPolicyOptions } from '../../src/policy/access-policy.js';
 import {
   ResourceContextProvider,
   type ResourceContextProviderOptions,
@@ -23,17 +23,24 @@ export async function startProviderHarness(
   options: {
     fixture?: Omit<GitNexusFixtureOptions, 'transport'>;
     extraServers?: McpServerRegistryOptions['mcpServers'];
+    /** Registry options beside mcpServers (caps, audit sinks, reconnect). */
+    registry?: Omit<McpServerRegistryOptions, 'mcpServers'>;
+    /** Replaces the default policy (pipeline `support` bound to every server). */
+    policy?: AccessPolicyOptions;
     provider?: Partial<Omit<ResourceContextProviderOptions, 'servers' | 'attachments' | 'policy'>>;
   } = {},
 ) {
   const fixture = await startGitNexusFixture({ transport, ...options.fixture });
   const servers = new McpServerRegistry({
     mcpServers: { gitnexus: fixture.serverConfig, ...options.extraServers },
+    ...options.registry,
   });
   const attachments = new MemoryAttachmentStore();
-  const policy = new AccessPolicy({
-    bindings: { support: { servers: ['gitnexus', ...Object.keys(options.extraServers ?? {})] } },
-  });
+  const policy = new AccessPolicy(
+    options.policy ?? {
+      bindings: { support: { servers: ['gitnexus', ...Object.keys(options.extraServers ?? {})] } },
+    },
+  );
   const provider = new ResourceContextProvider({
     servers,
     attachments,
