@@ -248,16 +248,24 @@ describe('ResourceContextProvider failures outside one server', () => {
     ]);
   });
 
-  it('an attachment naming an unconfigured server is an error entry, not a crash', async () => {
-    const { provider, policy } = await startProviderHarness('memory');
-    expect(policy.authorize({ pipelineId: 'support', server: 'ghost', operation: 'read' }).allowed).toBe(
-      false,
-    );
-    const { trace } = await provider.provide({
-      pipelineId: 'support',
-      message: { attachments: [{ server: 'ghost', uri: 'x://a' }] },
+  it('an attachment naming an unconfigured server is denied, or an UNKNOWN_SERVER error where every server is bound', async () => {
+    const turn = { pipelineId: 'support', message: { attachments: [{ server: 'ghost', uri: 'x://a' }] } };
+    const bound = await startProviderHarness('memory');
+    expect(
+      bound.policy.authorize({ pipelineId: 'support', server: 'ghost', operation: 'read' }).allowed,
+    ).toBe(false);
+    const denied = await bound.provider.provide(turn);
+    expect(denied.trace.entries[0]).toMatchObject({ status: 'denied', error: { code: 'POLICY_DENIED' } });
+
+    const open = await startProviderHarness('memory', {
+      policy: { bindings: { support: { servers: ['*'] } } },
     });
-    expect(trace.entries[0]).toMatchObject({ status: 'denied', error: { code: 'POLICY_DENIED' } });
+    const unknown = await open.provider.provide(turn);
+    expect(unknown.trace.entries[0]).toMatchObject({
+      status: 'error',
+      server: 'ghost',
+      error: { code: 'UNKNOWN_SERVER', message: expect.stringContaining('"ghost"') },
+    });
   });
 
   it('malformed message attachments are refused with a code naming what was wrong', async () => {
