@@ -1,37 +1,34 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import { cpus } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { scenarios } from './scenarios.js';
+import { measuredAt } from './support/measured-at.js';
+import { printTable } from './support/print-table.js';
+import { type BenchResults, resultsPath } from './support/results-file.js';
+import type { Figures } from './support/scenario.js';
 
-type Figures = Record<string, number | string | boolean>;
-interface Scenario {
-  readonly key: string;
-  readonly file: string;
-}
+const root = join(import.meta.dirname, '..');
 
-// One key per scenario in latest.json; each module exports run({ quick }) → its figures.
-const scenarios: readonly Scenario[] = [
-  { key: 'warmVsNaive', file: 'warm-vs-naive.ts' },
-  { key: 'coldVsFloor', file: 'cold-vs-floor.ts' },
-  { key: 'sizeScaling', file: 'size-scaling.ts' },
-  { key: 'budget', file: 'budget.ts' },
-  { key: 'concurrency', file: 'concurrency.ts' },
-  { key: 'memory', file: 'memory.ts' },
-  { key: 'invalidation', file: 'invalidation.ts' },
-  { key: 'countingThroughput', file: 'counting-throughput.ts' },
-  { key: 'adversarial', file: 'adversarial.ts' },
-  { key: 'eventLoop', file: 'event-loop.ts' },
-];
-
-const here = dirname(fileURLToPath(import.meta.url));
-
+/**
+ * `npm run bench [-- --quick] [-- --only=key,key]`: each scenario in its own Node process, in the
+ * fixed order of benchmarks/scenarios.ts. A full run writes benchmarks/results/latest.json (with
+ * `--only`, the named scenarios replace theirs in it and the others keep their own commit); a
+ * quick run writes latest-quick.json and never touches latest.json.
+ */
 async function main(argv: readonly string[]): Promise<void> {
   const quick = argv.includes('--quick');
   const only = argv
     .find((argument) => argument.startsWith('--only='))
     ?.slice('--only='.length)
     .split(',');
-  const results: Record<string, unknown> = {
+  const unknown = only?.filter((key) => !scenarios.some((scenario) => scenario.key === key)) ?? [];
+  if (unknown.length > 0) throw new Error(`unknown scenario(s): ${unknown.join(', ')}`);
+  const at = measuredAt(root);
+  const output = resultsPath(root, quick);
+  // A partial full run updates the figures it measured and keeps the rest, each with its commit.
+  const previous = only && !quick ? await readPrevious(output) : undefined;
+  const results: BenchResults = {
     machine: {
       cpu: cpus()[0]?.model ?? 'unknown',
       cores: cpus().length,
@@ -40,53 +37,65 @@ async function main(argv: readonly string[]): Promise<void> {
     },
     mode: quick ? 'quick' : 'full',
     date: new Date().toISOString(),
+    ...at,
+    scenarios: { ...previous?.scenarios },
   };
-  for (const scenario of scenarios) {
-    if (only && !only.includes(scenario.key)) continue;
-    const started = performance.now();
-    process.stderr.write(`running ${scenario.key}…\n`);
-    const module = (await import(join(here, 'scenarios', scenario.file))) as {
-      run: (options: { quick: boolean }) => Promise<Figures>;
-    };
-    const figures = await module.run({ quick });
-    results[scenario.key] = { ...figures, seconds: Math.round((performance.now() - started) / 100) / 10 };
+  const failed: string[] = [];
+  const scratch = await mkdtemp(join(tmpdir(), 'bench-'));
+  try {
+    for (const scenario of scenarios) {
+      if (only && !only.includes(scenario.key)) continue;
+      process.stderr.write(`running ${scenario.key}…\n`);
+      const file = join(scratch, `${scenario.key}.json`);
+      const code = await runInOwnProcess(scenario.file, file, quick);
+      if (code !== 0) {
+        failed.push(scenario.key);
+        continue;
+      }
+      const figures = JSON.parse(await readFile(file, 'utf8')) as Figures;
+      results.scenarios[scenario.key] = {
+        ...figures,
+        commit: at.commit,
+        dirty: at.dirty,
+        date: results.date,
+      };
+    }
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
   }
   printTable(results);
-  const output = join(here, 'results', 'latest.json');
-  await mkdir(dirname(output), { recursive: true });
   await writeFile(output, `${JSON.stringify(results, null, 2)}\n`);
-  process.stdout.write(`\nwrote ${output}\n`);
+  process.stdout.write(`\nwrote ${output}${at.dirty ? ' (measured with uncommitted changes)' : ''}\n`);
+  if (failed.length > 0) throw new Error(`scenario(s) failed: ${failed.join(', ')}`);
 }
 
-function printTable(results: Record<string, unknown>): void {
-  const rows: string[][] = [['scenario', 'headline', 'target', 'met', 'details']];
-  for (const scenario of scenarios) {
-    const figures = results[scenario.key] as Figures | undefined;
-    if (!figures) continue;
-    const { target, met, ...rest } = figures;
-    // The figure the target is about, where a scenario has one by that name.
-    const key = ['ratio', 'violations', 'reads', 'growthOverCap', 'p99Ms', 'max_block_ms_turn'].find(
-      (name) => name in rest,
-    );
-    const headline = key !== undefined ? ([key, rest[key]] as const) : Object.entries(rest)[0];
-    const details = Object.entries(rest)
-      .filter(([name]) => name !== headline?.[0])
-      .map(([name, value]) => `${name}=${value}`)
-      .join(' ');
-    rows.push([
-      scenario.key,
-      headline ? `${headline[0]}=${headline[1]}` : '',
-      String(target ?? ''),
-      String(met ?? ''),
-      details,
-    ]);
-  }
-  const widths =
-    rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? [];
-  for (const row of rows) {
-    process.stdout.write(
-      `${row.map((cell, column) => cell.padEnd(column === row.length - 1 ? 0 : (widths[column] ?? 0))).join('  ')}\n`,
-    );
+// --- Internal helpers ---
+
+function runInOwnProcess(file: string, output: string, quick: boolean): Promise<number> {
+  const child = spawn(
+    process.execPath,
+    [
+      '--expose-gc',
+      '--import',
+      'tsx',
+      join(import.meta.dirname, 'run-scenario.ts'),
+      file,
+      output,
+      ...(quick ? ['--quick'] : []),
+    ],
+    { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] },
+  );
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+}
+
+async function readPrevious(path: string): Promise<BenchResults | undefined> {
+  try {
+    return JSON.parse(await readFile(path, 'utf8')) as BenchResults;
+  } catch {
+    return undefined;
   }
 }
 

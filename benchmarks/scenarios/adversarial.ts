@@ -1,11 +1,12 @@
-import { fitResource, round, withTokenizer } from '../support/context-bench.js';
+import { fitResource, round, withEncoderLoaded, withTokenizer } from '../support/context-bench.js';
+import type { Figures, ReadmeRow } from '../support/scenario.js';
 
 /**
  * Content that makes BPE quadratic or is plain hostile: 64 KB of one character, a 14k-character
  * emoji line, 1 MB of base64. Each is counted and fitted into 8k tokens; doubling the input
- * should about double the time (never quadratic).
+ * should about double the time (never quadratic). Every measurement has a new tokenizer.
  */
-export async function run(options: { quick: boolean }): Promise<Record<string, number | string | boolean>> {
+export async function run(options: { quick: boolean }): Promise<Figures> {
   const base64 = (bytes: number) =>
     Buffer.from(Array.from({ length: bytes }, (_, index) => (index * 2654435761) & 255)).toString('base64');
   const cases: Record<string, (scale: number) => string> = {
@@ -13,20 +14,24 @@ export async function run(options: { quick: boolean }): Promise<Record<string, n
     emoji_line_14k: (scale) => '🎉'.repeat(7000 * scale),
     base64_1MB: (scale) => base64((options.quick ? 256 : 768) * 1024 * scale),
   };
-  return withTokenizer(async (tokenizer) => {
-    await tokenizer.count('warm up');
-    const figures: Record<string, number | string | boolean> = {};
+  return withEncoderLoaded(async () => {
+    const figures: Figures = {};
     let worstDoubling = 0;
     for (const [label, make] of Object.entries(cases)) {
       const measure = async (scale: number) => {
         const text = make(scale);
-        const started = performance.now();
-        await tokenizer.count(`${scale}${text}`);
-        const countMs = performance.now() - started;
-        const fitStarted = performance.now();
-        const composed = await fitResource(`${scale}${text}!`, tokenizer, 8000);
-        if (composed.usedTokens > 8000) throw new Error(`${label}: over budget`);
-        return { countMs, fitMs: performance.now() - fitStarted };
+        const countMs = await withTokenizer(async (tokenizer) => {
+          const started = performance.now();
+          await tokenizer.count(text);
+          return performance.now() - started;
+        });
+        const fitMs = await withTokenizer(async (tokenizer) => {
+          const started = performance.now();
+          const composed = await fitResource(text, tokenizer, 8000);
+          if (composed.usedTokens > 8000) throw new Error(`${label}: over budget`);
+          return performance.now() - started;
+        });
+        return { countMs, fitMs };
       };
       const single = await measure(1);
       const double = await measure(2);
@@ -41,3 +46,10 @@ export async function run(options: { quick: boolean }): Promise<Record<string, n
     return figures;
   });
 }
+
+export const readme: ReadmeRow = {
+  what: '64 KB of one character, a 14k-character emoji line, 1 MB of base64',
+  result: (figures) =>
+    `doubling the input doubles the time (${figures.doubling_one_char_64KB}, ${figures.doubling_emoji_line_14k}, ${figures.doubling_base64_1MB}; quadratic would be 4)`,
+  target: 'linear',
+};

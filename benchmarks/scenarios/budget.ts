@@ -4,6 +4,7 @@ import { escapeFrameContent } from '../../src/render/frame-resource.js';
 import { renderText } from '../../src/render/render-text.js';
 import type { TruncationStrategyName } from '../../src/types.js';
 import { round } from '../support/context-bench.js';
+import type { Figures, ReadmeRow } from '../support/scenario.js';
 
 const fragments = [
   'The checkout service validates the cart, reserves stock and charges the card. ',
@@ -24,7 +25,7 @@ const strategies: TruncationStrategyName[] = ['head', 'tail', 'head-tail', 'rele
  * share of `maxTokens` used when the content exceeds it (positional strategies, no caps,
  * budgets ≥ 300; target ≥ 0.97).
  */
-export async function run(options: { quick: boolean }): Promise<Record<string, number | string | boolean>> {
+export async function run(options: { quick: boolean }): Promise<Figures> {
   const cases = options.quick ? 1000 : 10_000;
   const tokenizer = createTiktokenTokenizer();
   let seed = 42;
@@ -107,3 +108,10 @@ export async function run(options: { quick: boolean }): Promise<Record<string, n
     met: violations === 0 && utilization >= 0.97,
   };
 }
+
+export const readme: ReadmeRow = {
+  what: 'random cases (sizes, budgets, strategies, cuts, caps)',
+  result: (figures) =>
+    `${figures.cases} cases: **${figures.violations} violations**; mean utilization **${round((figures.utilization as number) * 100, 2)} %** when content exceeds the budget (worst ${round((figures.worst_utilization as number) * 100, 1)} %)`,
+  target: '0 and ≥ 97 %',
+};

@@ -1,4 +1,5 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { get_encoding } from 'tiktoken';
 import {
   AccessPolicy,
   createTiktokenTokenizer,
@@ -7,20 +8,23 @@ import {
   ResourceContextProvider,
 } from '../../src/index.js';
 import { startBulkServer } from '../support/bulk-server.js';
+import { withEncoderLoaded } from '../support/context-bench.js';
 import { medianMs, round } from '../support/measure.js';
+import type { Figures, ReadmeRow } from '../support/scenario.js';
 
 const resources = 20;
 const resourceBytes = 64 * 1024;
 const maxTokens = 8000;
 
 /**
- * A cold turn (empty caches, session already open) against its floor: the same reads made
- * with the raw SDK client on the same kind of transport, plus raw tokenizer time on just the
- * windows that were injected. `ratio` = cold / floor; target ≤ 1.3.
+ * A cold turn against its floor. Cold: a new provider (empty content, derived and listing
+ * caches) and a new tokenizer (empty count caches) for every measured run; only the MCP session
+ * and the tokenizer's BPE tables, both start-up costs, are already there. Floor: the same reads
+ * made with the raw SDK client on the same kind of transport, plus raw tiktoken
+ * `encode_ordinary` on just the windows that were injected. `ratio` = cold / floor; target ≤ 1.3.
  */
-export async function run(options: { quick: boolean }): Promise<Record<string, number | string | boolean>> {
+export async function run(options: { quick: boolean }): Promise<Figures> {
   const runs = options.quick ? 3 : 7;
-  const tokenizer = createTiktokenTokenizer();
   const server = startBulkServer(resources, resourceBytes);
   const servers = new McpServerRegistry({ mcpServers: { bulk: server.serverConfig } });
   const attachments = new MemoryAttachmentStore();
@@ -30,39 +34,52 @@ export async function run(options: { quick: boolean }): Promise<Record<string, n
   const raw = new Client({ name: 'floor', version: '1.0.0' });
   await raw.connect(await server.serverConfig.createTransport());
   await servers.listResources('bulk');
+  const encoder = get_encoding('o200k_base');
   let injectedTexts: string[] = [];
   try {
-    const coldMs = await medianMs(async () => {
-      // A fresh provider per run: empty content and token caches; the registry's session is reused.
-      const provider = new ResourceContextProvider({
-        servers,
-        attachments,
-        policy,
-        tokenizer,
-        budget: { maxTokens },
-      });
-      const { blocks } = await provider.provide({ pipelineId: 'bench' });
-      injectedTexts = blocks.map((block) => block.text);
-      provider.dispose();
-    }, runs);
-    const floorMs = await medianMs(async () => {
-      await Promise.all(server.uris.map((uri) => raw.readResource({ uri })));
-      for (const text of injectedTexts) await tokenizer.encode(text);
-    }, runs);
-    const ratio = coldMs / floorMs;
-    return {
-      ratio: round(ratio, 2),
-      target: '<= 1.3',
-      met: ratio <= 1.3,
-      coldMs: round(coldMs, 1),
-      floorMs: round(floorMs, 1),
-      resources,
-      resourceBytes,
-      maxTokens,
-    };
+    return await withEncoderLoaded(async () => {
+      const coldMs = await medianMs(async () => {
+        const tokenizer = createTiktokenTokenizer();
+        const provider = new ResourceContextProvider({
+          servers,
+          attachments,
+          policy,
+          tokenizer,
+          budget: { maxTokens },
+        });
+        try {
+          const { blocks } = await provider.provide({ pipelineId: 'bench' });
+          injectedTexts = blocks.map((block) => block.text);
+        } finally {
+          provider.dispose();
+          tokenizer.dispose();
+        }
+      }, runs);
+      const floorMs = await medianMs(async () => {
+        await Promise.all(server.uris.map((uri) => raw.readResource({ uri })));
+        for (const text of injectedTexts) encoder.encode_ordinary(text);
+      }, runs);
+      const ratio = coldMs / floorMs;
+      return {
+        ratio: round(ratio, 2),
+        target: '<= 1.3',
+        met: ratio <= 1.3,
+        coldMs: round(coldMs, 1),
+        floorMs: round(floorMs, 1),
+        resources,
+        resourceBytes,
+        maxTokens,
+      };
+    });
   } finally {
+    encoder.free();
     await raw.close();
     await servers.close();
-    tokenizer.dispose();
   }
 }
+
+export const readme: ReadmeRow = {
+  what: 'cold turn (new provider and tokenizer: every cache empty) vs raw SDK reads plus raw `encode_ordinary` on the injected windows, 20 × 64 KB',
+  result: (figures) => `**${figures.ratio}×** (${figures.coldMs} ms vs ${figures.floorMs} ms)`,
+  target: '≤ 1.3×',
+};

@@ -1,6 +1,7 @@
 import { ContentCache, McpServerRegistry } from '../../src/index.js';
 import { startBulkServer } from '../support/bulk-server.js';
 import { round } from '../support/measure.js';
+import type { Figures, ReadmeRow } from '../support/scenario.js';
 
 const megabyte = 1024 * 1024;
 
@@ -9,7 +10,7 @@ const megabyte = 1024 * 1024;
  * session through a 64 MiB content cache. The server makes each body on demand, so what stays
  * is what the cache keeps. `growthOverCap` = (RSS after − RSS before) / cap; target ≤ 1.3.
  */
-export async function run(options: { quick: boolean }): Promise<Record<string, number | string | boolean>> {
+export async function run(options: { quick: boolean }): Promise<Figures> {
   const resources = options.quick ? 2500 : 10_000;
   const capBytes = 64 * megabyte;
   const server = startBulkServer(resources, 64 * 1024, { generateOnRead: true });
@@ -53,3 +54,10 @@ function collectGarbage(): void {
   // Run with node --expose-gc (npm run bench does) so RSS reflects live data, not garbage.
   for (let round = 0; round < 3; round++) globalThis.gc?.();
 }
+
+export const readme: ReadmeRow = {
+  what: 'RSS while 10,000 distinct 64 KB resources churn through a 64 MiB cache (quick: 2,500)',
+  result: (figures) =>
+    `${figures.resources} resources: growth **${figures.growthOverCap}×** the cap (${figures.rssBeforeMiB} → ${figures.rssAfterMiB} MiB)`,
+  target: '≤ 1.3×',
+};

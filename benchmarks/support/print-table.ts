@@ -1,0 +1,37 @@
+import { scenarios } from '../scenarios.js';
+import type { BenchResults } from './results-file.js';
+
+const bookkeeping = new Set(['target', 'met', 'commit', 'dirty', 'date', 'seconds']);
+
+/** The run's figures as a plain table on stdout: the headline figure, target, met, the rest. */
+export function printTable(results: BenchResults): void {
+  const rows: string[][] = [['scenario', 'headline', 'target', 'met', 'seconds', 'details']];
+  for (const scenario of scenarios) {
+    const figures = results.scenarios[scenario.key];
+    if (!figures) continue;
+    const rest = Object.entries(figures).filter(([name]) => !bookkeeping.has(name));
+    // The figure the target is about, where a scenario has one by that name.
+    const key = ['ratio', 'violations', 'reads', 'growthOverCap', 'p99Ms', 'max_block_ms_turn'].find(
+      (name) => name in figures,
+    );
+    const headline = key !== undefined ? ([key, figures[key]] as const) : rest[0];
+    rows.push([
+      scenario.key,
+      headline ? `${headline[0]}=${headline[1]}` : '',
+      String(figures.target ?? ''),
+      String(figures.met ?? ''),
+      String(figures.seconds ?? ''),
+      rest
+        .filter(([name]) => name !== headline?.[0])
+        .map(([name, value]) => `${name}=${value}`)
+        .join(' '),
+    ]);
+  }
+  const widths =
+    rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? [];
+  for (const row of rows) {
+    process.stdout.write(
+      `${row.map((cell, column) => cell.padEnd(column === row.length - 1 ? 0 : (widths[column] ?? 0))).join('  ')}\n`,
+    );
+  }
+}
