@@ -1,0 +1,177 @@
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { z } from 'zod';
+import { parsePinInput } from '../attachments/attachment-schema.js';
+import type { AttachmentStore } from '../attachments/attachment-store.js';
+import { resolveTargetUri } from '../attachments/resolve-target-uri.js';
+import { type PinRow, toAttachment, toPinRow } from '../attachments/sqlite-pin-row.js';
+import { ContextError } from '../errors.js';
+import { parseOptions } from '../options/parse-options.js';
+import type { Attachment, PinInput, Scope } from '../types.js';
+import { migratePostgresStore, quoteIdentifier } from './postgres-migrations.js';
+
+const storeOptionsSchema = z.strictObject({
+  /** `postgres://user@host:port/database`; without it, pg reads the PG* environment variables. */
+  connectionString: z.string().min(1).optional(),
+  /** The PostgreSQL schema (namespace) the tables live in; created when missing. */
+  schema: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'a lower-case SQL identifier ([a-z_][a-z0-9_]*, at most 63)')
+    .default('mcp_context'),
+  /** How long getting a connection may take before STORE_UNAVAILABLE. */
+  connectTimeoutMs: z.number().int().positive().default(5_000),
+  /** How long one query may take before STORE_UNAVAILABLE (client side, so a dead server cannot hang it). */
+  queryTimeoutMs: z.number().int().positive().default(10_000),
+  /** Connections held at most. */
+  maxConnections: z.number().int().positive().default(10),
+});
+
+export type PostgresAttachmentStoreOptions = z.input<typeof storeOptionsSchema>;
+
+/**
+ * Pins in PostgreSQL, shared by every host replica that points at the same database and schema.
+ * Each pin is one statement (an upsert on the target's unique index), so pins racing from many
+ * processes lose nothing and keep one pin per target. Every failure to reach the server is a
+ * STORE_UNAVAILABLE within the connect or query timeout, never a hang.
+ */
+export class PostgresAttachmentStore implements AttachmentStore {
+  /** Where the pins are, without credentials: `host:port/database#schema`. */
+  readonly location: string;
+  readonly #pool: pg.Pool;
+  readonly #table: string;
+  #closed = false;
+
+  private constructor(pool: pg.Pool, schema: string, location: string) {
+    this.#pool = pool;
+    this.#table = `${quoteIdentifier(schema)}.mcp_context_pins`;
+    this.location = location;
+  }
+
+  /** Connects, then migrates the schema or refuses it (STORE_FOREIGN) without changing it. */
+  static async open(options: PostgresAttachmentStoreOptions = {}): Promise<PostgresAttachmentStore> {
+    const parsed = parseOptions(storeOptionsSchema, options, 'options');
+    const location = describeLocation(parsed.connectionString, parsed.schema);
+    const pool = new pg.Pool({
+      ...(parsed.connectionString !== undefined && { connectionString: parsed.connectionString }),
+      connectionTimeoutMillis: parsed.connectTimeoutMs,
+      query_timeout: parsed.queryTimeoutMs,
+      max: parsed.maxConnections,
+      keepAlive: true,
+      application_name: 'mcp-resource-context',
+    });
+    // An idle connection that the server drops emits here; unhandled, it would crash the host.
+    // The next query gets a new connection or a STORE_UNAVAILABLE.
+    pool.on('error', () => undefined);
+    try {
+      const client = await pool.connect();
+      try {
+        await migratePostgresStore(client, parsed.schema);
+      } finally {
+        client.release();
+      }
+    } catch (error) {
+      await pool.end().catch(() => undefined);
+      throw toStoreError(error, location);
+    }
+    return new PostgresAttachmentStore(pool, parsed.schema, location);
+  }
+
+  async pin(input: PinInput): Promise<Attachment> {
+    const parsed = parsePinInput(input);
+    // A template with missing arguments is refused now, not on some later turn.
+    const targetUri = resolveTargetUri(parsed);
+    const attachment: Attachment = { ...parsed, id: randomUUID(), addedAt: new Date().toISOString() };
+    const row = toPinRow(attachment, targetUri);
+    // One statement, one transaction: the replace-same-target rule cannot race another process.
+    // A replaced pin takes a new seq, as a delete-and-insert would.
+    await this.#query(
+      `INSERT INTO ${this.#table}
+         (id, scope_kind, scope_id, server, target_uri, uri, template, arguments_json, priority, max_tokens, added_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+       ON CONFLICT (scope_kind, scope_id, server, target_uri) DO UPDATE SET
+         seq = DEFAULT, id = EXCLUDED.id, uri = EXCLUDED.uri, template = EXCLUDED.template,
+         arguments_json = EXCLUDED.arguments_json, priority = EXCLUDED.priority,
+         max_tokens = EXCLUDED.max_tokens, added_at = EXCLUDED.added_at`,
+      [
+        row.id,
+        row.scope_kind,
+        row.scope_id,
+        row.server,
+        row.target_uri,
+        row.uri,
+        row.template,
+        row.arguments_json,
+        row.priority,
+        row.max_tokens,
+        row.added_at,
+      ],
+    );
+    return structuredClone(attachment);
+  }
+
+  async unpin(id: string): Promise<boolean> {
+    const result = await this.#query(`DELETE FROM ${this.#table} WHERE id = $1`, [id]);
+    return (result.rowCount ?? 0) > 0;
+  }
+
+  async list(scope: Scope): Promise<Attachment[]> {
+    const [kind, scopeId] =
+      'pipelineId' in scope ? ['pipeline', scope.pipelineId] : ['conversation', scope.conversationId];
+    const result = await this.#query<PinRow>(
+      `SELECT * FROM ${this.#table} WHERE scope_kind = $1 AND scope_id = $2 ORDER BY seq`,
+      [kind, scopeId],
+    );
+    return result.rows.map((row) => toAttachment(row, this.location));
+  }
+
+  /** Closes the connections; later calls fail with STORE_CLOSED. Closing twice is harmless. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#pool.end();
+  }
+
+  // --- Internal helpers ---
+
+  async #query<Row extends pg.QueryResultRow>(
+    text: string,
+    values: readonly unknown[],
+  ): Promise<pg.QueryResult<Row>> {
+    if (this.#closed) {
+      throw new ContextError('STORE_CLOSED', `the pin store ${this.location} is closed`, {
+        field: 'location',
+        value: this.location,
+      });
+    }
+    try {
+      return await this.#pool.query<Row>(text, values as unknown[]);
+    } catch (error) {
+      throw toStoreError(error, this.location);
+    }
+  }
+}
+
+// --- Module helpers ---
+
+/** Host, port, database and schema: never the user or password of the connection string. */
+function describeLocation(connectionString: string | undefined, schema: string): string {
+  if (connectionString === undefined) return `(PG* environment)#${schema}`;
+  try {
+    const url = new URL(connectionString);
+    return `${url.hostname}:${url.port || '5432'}${url.pathname}#${schema}`;
+  } catch {
+    return `(connection string)#${schema}`;
+  }
+}
+
+function toStoreError(error: unknown, location: string): unknown {
+  if (ContextError.isInstance(error)) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  // Refused or dropped connections, timeouts, an administrator shutdown (57P01), too many clients …
+  return new ContextError(
+    'STORE_UNAVAILABLE',
+    `pin store ${location}: ${message}`,
+    { field: 'location', value: location },
+    error,
+  );
+}
