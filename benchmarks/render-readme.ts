@@ -54,9 +54,11 @@ async function renderTable(results: BenchResults): Promise<string> {
     commits.size === 1
       ? `commit ${[...commits][0]}`
       : `several commits (${[...commits].join(', ')}; each scenario's is in the JSON)`;
+  const load =
+    machine.loadAverage1m === undefined ? '' : `, load average ${machine.loadAverage1m} at the start`;
   const heading =
     `Latest full run (\`npm run bench\`, ${results.date.slice(0, 10)}, ${machine.cpu}, ${machine.cores} cores, ` +
-    `Node ${machine.node}, measured at ${at}; the JSON is in \`benchmarks/results/latest.json\`):`;
+    `Node ${machine.node}${load}, measured at ${at}; the JSON is in \`benchmarks/results/latest.json\`):`;
   const widths =
     rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? [];
   const line = (cells: readonly string[]) =>

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { scenarios } from './scenarios.js';
 import { measuredAt } from './support/measured-at.js';
@@ -34,6 +34,8 @@ async function main(argv: readonly string[]): Promise<void> {
       cores: cpus().length,
       node: process.version,
       platform: process.platform,
+      // The machine may be shared: a load above the core count slows every figure.
+      loadAverage1m: Math.round((loadavg()[0] ?? 0) * 10) / 10,
     },
     mode: quick ? 'quick' : 'full',
     date: new Date().toISOString(),

@@ -3,7 +3,7 @@ import type { Figures } from './scenario.js';
 
 /** benchmarks/results/latest.json (full runs) or latest-quick.json (`--quick`: CI's smoke run). */
 export interface BenchResults {
-  machine: { cpu: string; cores: number; node: string; platform: string };
+  machine: { cpu: string; cores: number; node: string; platform: string; loadAverage1m?: number };
   mode: 'quick' | 'full';
   /** When the run that last wrote the file started. */
   date: string;
