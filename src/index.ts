@@ -9,6 +9,14 @@ export { resolveTargetUri } from './attachments/resolve-target-uri.js';
 export type { AuditActor, AuditRecord, AuditSink, AuditStatus } from './audit/audit-record.js';
 export { JsonlAuditSink } from './audit/jsonl-audit-sink.js';
 export { MemoryAuditSink } from './audit/memory-audit-sink.js';
+export {
+  collectServerInstructions,
+  type InstructionSource,
+  type ServerInstructions,
+  type ServerInstructionsEntry,
+  type ServerInstructionsOptions,
+  serverInstructionsPreamble,
+} from './budget/collect-server-instructions.js';
 export { encodingForModel, type TokenizerEncoding } from './budget/encoding-for-model.js';
 export { createTiktokenTokenizer, type TiktokenTokenizerOptions } from './budget/tiktoken-tokenizer.js';
 export type { BoundedEncoding, Tokenizer } from './budget/tokenizer.js';
@@ -86,14 +94,6 @@ export {
   type Principal,
 } from './policy/access-policy.js';
 export { PolicyBoundServers } from './policy/policy-bound-servers.js';
-export {
-  collectServerInstructions,
-  type InstructionSource,
-  type ServerInstructions,
-  type ServerInstructionsEntry,
-  type ServerInstructionsOptions,
-  serverInstructionsPreamble,
-} from './prompts/collect-server-instructions.js';
 export { type PromptCommand, parsePromptCommand } from './prompts/parse-prompt-command.js';
 export {
   type RenderedPromptContent,

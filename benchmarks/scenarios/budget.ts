@@ -1,5 +1,5 @@
+import { type ComposableAttachment, composeContext } from '../../src/budget/compose-context.js';
 import { createTiktokenTokenizer } from '../../src/budget/tiktoken-tokenizer.js';
-import { type ComposableAttachment, composeContext } from '../../src/provider/compose-context.js';
 import { escapeFrameContent } from '../../src/render/frame-resource.js';
 import { renderText } from '../../src/render/render-text.js';
 import type { TruncationStrategyName } from '../../src/types.js';

@@ -1,7 +1,7 @@
+import { type ComposableAttachment, composeContext } from '../../src/budget/compose-context.js';
 import { createTiktokenTokenizer } from '../../src/budget/tiktoken-tokenizer.js';
 import type { Tokenizer } from '../../src/budget/tokenizer.js';
 import { convertContents } from '../../src/convert/convert-contents.js';
-import { type ComposableAttachment, composeContext } from '../../src/provider/compose-context.js';
 import { escapeFrameContent } from '../../src/render/frame-resource.js';
 import type { TruncationStrategyName } from '../../src/types.js';
 

@@ -1,13 +1,9 @@
 import { LRUCache } from 'lru-cache';
+import type { MeasureMemo } from '../budget/composable-attachment.js';
 import type { BodyMeasure } from '../budget/measure-body.js';
-import type { ConvertedResource, ConvertedSection } from '../convert/convert-contents.js';
+import type { ConvertedSection } from '../convert/convert-contents.js';
 import type { ConverterRegistry } from '../convert/converter-registry.js';
-
-/** A read converted for framing: the conversion and its sections with text escaped. */
-export interface DerivedConversion {
-  readonly converted: ConvertedResource;
-  readonly sections: readonly ConvertedSection[];
-}
+import type { Conversion, ConversionMemo } from '../convert/prepare-attachment.js';
 
 export interface DerivedCacheOptions {
   /** Bytes of converted text and token arrays held at most (default 64 MiB). */
@@ -21,8 +17,8 @@ export interface DerivedCacheOptions {
  * re-read after an invalidation, or served from the content cache, is not converted or
  * re-tokenized again.
  */
-export class DerivedCache {
-  readonly #conversions: LRUCache<string, DerivedConversion>;
+export class DerivedCache implements ConversionMemo, MeasureMemo {
+  readonly #conversions: LRUCache<string, Conversion>;
   readonly #measures: LRUCache<string, BodyMeasure>;
   readonly #measuring = new Map<string, Promise<BodyMeasure>>();
 
@@ -53,11 +49,11 @@ export class DerivedCache {
     return `${sha256}:${id}.${converters.revision}`;
   }
 
-  conversion(key: string): DerivedConversion | undefined {
+  conversion(key: string): Conversion | undefined {
     return this.#conversions.get(key);
   }
 
-  keepConversion(key: string, converted: DerivedConversion): void {
+  keepConversion(key: string, converted: Conversion): void {
     this.#conversions.set(key, converted);
   }
 

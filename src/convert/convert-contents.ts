@@ -1,39 +1,14 @@
 import { createHash } from 'node:crypto';
 import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ConvertedSection } from '../render/converted-section.js';
 import type { OmittedContent } from '../types.js';
-import type { Converter, MediaKind } from './converter.js';
+import type { Converter } from './converter.js';
 import { ConverterRegistry } from './converter-registry.js';
 import { decodeBase64Strict } from './decode-base64-strict.js';
 import { parseMediaType } from './media-type.js';
 import { sniffMediaType } from './sniff-media-type.js';
 
-/** One content item after conversion. Media sections become parts or placeholders per turn. */
-export type ConvertedSection =
-  | {
-      readonly kind: 'text';
-      readonly uri: string;
-      readonly mimeType: string;
-      /** Bytes as read (the text may be reformatted, e.g. compacted JSON). */
-      readonly bytes: number;
-      readonly text: string;
-      readonly pinnedLines?: number;
-    }
-  | {
-      readonly kind: 'media';
-      readonly uri: string;
-      readonly mimeType: string;
-      readonly mediaKind: MediaKind;
-      readonly bytes: number;
-      /** base64, as MCP and every message format carry it. */
-      readonly data: string;
-    }
-  | {
-      readonly kind: 'omitted';
-      readonly uri: string;
-      readonly mimeType: string;
-      readonly bytes: number;
-      readonly reason: string;
-    };
+export type { ConvertedSection } from '../render/converted-section.js';
 
 /** A read turned into sections the model can be shown. Independent of the turn: cacheable. */
 export interface ConvertedResource {

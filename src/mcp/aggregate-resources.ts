@@ -1,8 +1,8 @@
 import type { Resource } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { mimeTypeAllowed } from '../convert/mime-type-pattern.js';
 import { ContextError } from '../errors.js';
 import { parseOptions } from '../options/parse-options.js';
-import { mimeTypeAllowed } from '../policy/mime-type-pattern.js';
 import type { ListOptions } from './operation-schemas.js';
 import { callOptionsSchema } from './operation-schemas.js';
 

@@ -11,16 +11,9 @@ import type {
 import { EventEmitter } from 'eventemitter3';
 import type { z } from 'zod';
 import { AuditLog, type AuditMeasure, type AuditSubject, actorOf } from '../audit/audit-log.js';
-import {
-  contentBytes,
-  countItems,
-  namesOf,
-  nothing,
-  resultBytes,
-  validActor,
-} from '../audit/audit-measures.js';
 import { ContextError } from '../errors.js';
 import { parseOptions } from '../options/parse-options.js';
+import { contentBytes, countItems, namesOf, nothing, resultBytes, validActor } from './audit-measures.js';
 import { callOnSession, type SessionRequest } from './call-on-session.js';
 import { type CappedReadResult, capReadResult } from './cap-read-result.js';
 import { collectPages } from './collect-pages.js';
@@ -44,6 +37,7 @@ import {
   registryOptionsSchema,
 } from './registry-options.js';
 import { type ConnectionEvent, ServerConnection } from './server-connection.js';
+import type { ServerOperations } from './server-operations.js';
 import type { ServerStatus } from './server-status.js';
 
 export type { CallOptions, ListOptions, ReadOptions } from './operation-schemas.js';
@@ -59,7 +53,7 @@ export type RegistryEvents = {
  * backoff when it closes), and the typed operations on them. This is the operator's view; a
  * pipeline's view goes through its access-policy binding (`AccessPolicy.bind`).
  */
-export class McpServerRegistry extends EventEmitter<RegistryEvents> {
+export class McpServerRegistry extends EventEmitter<RegistryEvents> implements ServerOperations {
   readonly #options: ResolvedRegistryOptions;
   readonly #connections = new Map<string, ServerConnection>();
   // Listing for an argument check is part of the getPrompt it serves: audited as that, not alone.

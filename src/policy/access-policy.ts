@@ -1,12 +1,25 @@
 import { z } from 'zod';
-import type { McpServerRegistry } from '../mcp/mcp-server-registry.js';
+import type { ServerOperations } from '../mcp/server-operations.js';
 import { parseOptions } from '../options/parse-options.js';
+import {
+  type AccessDecision,
+  type AccessOperation,
+  type AccessRequest,
+  type Authorizer,
+  accessOperations,
+  type Principal,
+} from './access-request.js';
+import type { DenialAudit } from './authorize-operation.js';
 import { PolicyBoundServers } from './policy-bound-servers.js';
 import { compileNamePattern, compileUriPattern, matchesAnyUriPattern } from './uri-pattern.js';
 
-export const accessOperations = ['list', 'read', 'subscribe', 'prompt', 'tool'] as const;
-/** `list`: resources and templates; `prompt`: list and get prompts; `tool`: list and call tools. */
-export type AccessOperation = (typeof accessOperations)[number];
+export type {
+  AccessDecision,
+  AccessLimits,
+  AccessOperation,
+  AccessRequest,
+  Principal,
+} from './access-request.js';
 
 /** Without `operations`, a binding allows everything but tools: tools act, resources only inform. */
 const defaultOperations: readonly AccessOperation[] = ['list', 'read', 'subscribe', 'prompt'];
@@ -43,39 +56,11 @@ const policyOptionsSchema = z.strictObject({
 export type AccessPolicyOptions = z.input<typeof policyOptionsSchema>;
 export type AccessBinding = z.input<typeof bindingSchema>;
 
-export interface AccessRequest {
-  readonly pipelineId: string;
-  readonly agentId?: string;
-  readonly server: string;
-  readonly operation: AccessOperation;
-  readonly uri?: string;
-  /** The prompt's name, for `prompt`. */
-  readonly prompt?: string;
-  /** The tool's name, for `tool`. */
-  readonly tool?: string;
-}
-
-/** What an allowed request must still respect once the server answers. */
-export interface AccessLimits {
-  readonly maxBytes?: number;
-  /** Each list (the pipeline's, the agent's) must admit every content item's media type. */
-  readonly mimeTypes: readonly (readonly string[])[];
-}
-
-export type AccessDecision =
-  | { readonly allowed: true; readonly limits: AccessLimits }
-  | { readonly allowed: false; readonly reason: string };
-
-export interface Principal {
-  readonly pipelineId: string;
-  readonly agentId?: string;
-}
-
 /**
  * Who may use which server, URI, prompt and tool. Deny by default: a pipeline that is not
  * bound to a server can neither enumerate nor read its resources or prompts.
  */
-export class AccessPolicy {
+export class AccessPolicy implements Authorizer {
   readonly #bindings: ReadonlyMap<string, CompiledBinding>;
   readonly #agents: ReadonlyMap<string, CompiledBinding>;
 
@@ -113,7 +98,7 @@ export class AccessPolicy {
    * A pipeline's (or agent's) view of the registry: the same operations, each authorized
    * first; listings show only what the binding admits, and everything else is POLICY_DENIED.
    */
-  bind(servers: McpServerRegistry, principal: Principal): PolicyBoundServers {
+  bind(servers: ServerOperations & DenialAudit, principal: Principal): PolicyBoundServers {
     return new PolicyBoundServers(servers, this, principal);
   }
 }

@@ -6,13 +6,19 @@ import type {
   ResourceTemplate,
   Tool,
 } from '@modelcontextprotocol/sdk/types.js';
+import { mimeTypeAllowed } from '../convert/mime-type-pattern.js';
 import { ContextError } from '../errors.js';
+import type { AccessLimits } from '../mcp/access-limits.js';
+import { applyReadLimits } from '../mcp/apply-read-limits.js';
 import type { CappedReadResult } from '../mcp/cap-read-result.js';
-import type { CallOptions, ListOptions, McpServerRegistry, ReadOptions } from '../mcp/mcp-server-registry.js';
+import type { CallOptions, ListOptions, ReadOptions } from '../mcp/operation-schemas.js';
+import type { ServerOperations } from '../mcp/server-operations.js';
 import type { ServerStatus } from '../mcp/server-status.js';
-import type { AccessLimits, AccessPolicy, AccessRequest, Principal } from './access-policy.js';
-import { applyReadLimits } from './apply-read-limits.js';
-import { mimeTypeAllowed } from './mime-type-pattern.js';
+import type { AccessDecision, AccessRequest, Authorizer, Principal } from './access-request.js';
+import { authorizeOperation, type DenialAudit } from './authorize-operation.js';
+
+/** What to ask a principal's access for: the request without the principal. */
+export type PrincipalRequest = Omit<AccessRequest, keyof Principal>;
 
 /**
  * A pipeline's (or agent's) view of the registry, made by `AccessPolicy.bind`: the registry's
@@ -20,12 +26,12 @@ import { mimeTypeAllowed } from './mime-type-pattern.js';
  * admits (cursors preserved); a read, prompt or tool outside it is POLICY_DENIED and never
  * reaches the server.
  */
-export class PolicyBoundServers {
-  readonly #servers: McpServerRegistry;
-  readonly #policy: AccessPolicy;
+export class PolicyBoundServers implements ServerOperations {
+  readonly #servers: ServerOperations & DenialAudit;
+  readonly #policy: Authorizer;
   readonly principal: Principal;
 
-  constructor(servers: McpServerRegistry, policy: AccessPolicy, principal: Principal) {
+  constructor(servers: ServerOperations & DenialAudit, policy: Authorizer, principal: Principal) {
     this.#servers = servers;
     this.#policy = policy;
     this.principal = { ...principal };
@@ -137,9 +143,25 @@ export class PolicyBoundServers {
     return this.#servers.callTool(server, name, args, this.#as(options));
   }
 
+  /**
+   * Decides one request for this principal through the one authorization path: a denial is
+   * audited under `method`, the MCP method that will not be sent. For callers that report a
+   * denial rather than throw it (a provider turn's attachments).
+   */
+  authorize(request: PrincipalRequest, method: string, argumentNames?: string[]): AccessDecision {
+    return authorizeOperation(
+      this.#policy,
+      this.#servers,
+      { ...request, ...this.principal },
+      method,
+      argumentNames,
+    );
+  }
+
   // --- Internal helpers ---
 
-  #decide(request: Omit<AccessRequest, keyof Principal>) {
+  /** A decision for filtering what is listed: not a request, so not audited. */
+  #decide(request: PrincipalRequest): AccessDecision {
     return this.#policy.authorize({ ...request, ...this.principal });
   }
 
@@ -152,22 +174,10 @@ export class PolicyBoundServers {
    * The limits of an allowed request; POLICY_DENIED, before anything is sent, otherwise (and the
    * refusal is audited under `method`, the MCP method that was not sent).
    */
-  #require(
-    request: Omit<AccessRequest, keyof Principal>,
-    method: string,
-    argumentNames?: string[],
-  ): AccessLimits {
+  #require(request: PrincipalRequest, method: string, argumentNames?: string[]): AccessLimits {
     // Denied before unknown: an unbound principal learns nothing about which servers exist.
-    const decision = this.#decide(request);
+    const decision = this.authorize(request, method, argumentNames);
     if (!decision.allowed) {
-      this.#servers.recordDenied(this.principal, {
-        server: request.server,
-        operation: method,
-        ...(request.uri !== undefined && { uri: request.uri }),
-        ...(request.prompt !== undefined && { prompt: request.prompt }),
-        ...(request.tool !== undefined && { tool: request.tool }),
-        ...(argumentNames !== undefined && { argumentNames }),
-      });
       throw new ContextError('POLICY_DENIED', decision.reason, {
         server: request.server,
         field: 'operation',
@@ -178,7 +188,7 @@ export class PolicyBoundServers {
   }
 
   #visible(server: string, uri: string): boolean {
-    return this.#policy.allowsUri(this.principal, server, uri);
+    return this.#decide({ server, operation: 'list', uri }).allowed;
   }
 }
 

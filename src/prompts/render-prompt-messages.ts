@@ -1,6 +1,6 @@
 import type { GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ConverterRegistry } from '../convert/converter-registry.js';
-import { prepareAttachment } from '../provider/prepare-attachment.js';
+import { prepareAttachment } from '../convert/prepare-attachment.js';
 import { assembleBody } from '../render/assemble-body.js';
 import { frameResource } from '../render/frame-resource.js';
 import type { MediaPart, ModelCapabilities, OmittedContent } from '../types.js';
@@ -81,7 +81,7 @@ async function renderResource(
   options: RenderPromptOptions,
 ): Promise<{ content: RenderedPromptContent[]; omittedContents: OmittedContent[] }> {
   const { composable, converted } = await prepareAttachment(
-    { scope: 'message', server, uri: resource.uri, priority: 0, superseded: [] },
+    { scope: 'message', server, uri: resource.uri },
     { contents: [resource] },
     options.converters ? { converters: options.converters } : {},
   );

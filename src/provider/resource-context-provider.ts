@@ -1,31 +1,31 @@
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { EventEmitter } from 'eventemitter3';
-import { parseMessageAttachment } from '../attachments/attachment-schema.js';
 import type { AttachmentStore } from '../attachments/attachment-store.js';
-import { resolveTargetUri } from '../attachments/resolve-target-uri.js';
-import { type ResolvedAttachment, resolveTurnAttachments } from '../attachments/resolve-turn-attachments.js';
+import { collectTurnAttachments } from '../attachments/collect-turn-attachments.js';
+import type { ResolvedAttachment } from '../attachments/resolve-turn-attachments.js';
+import { composeContext } from '../budget/compose-context.js';
+import { rankForBudget } from '../budget/rank-for-budget.js';
 import { createTiktokenTokenizer } from '../budget/tiktoken-tokenizer.js';
 import type { Tokenizer } from '../budget/tokenizer.js';
-import { ChangeTracker } from '../cache/change-tracker.js';
+import { collectTurnInstructions } from '../budget/turn-instructions.js';
 import type { CacheEvents, CacheMetrics, ContentCache, ContentCacheOptions } from '../cache/content-cache.js';
 import { createFreshness, type Freshness } from '../cache/create-freshness.js';
+import { type FetchedAttachment, fetchAttachment } from '../cache/fetch-attachment.js';
 import type { SubscriptionFailure } from '../cache/pin-subscriptions.js';
 import type { ConverterRegistry } from '../convert/converter-registry.js';
 import { ContextError } from '../errors.js';
 import type { McpServerRegistry } from '../mcp/mcp-server-registry.js';
 import { parseOptions } from '../options/parse-options.js';
 import type { AccessPolicy } from '../policy/access-policy.js';
-import type { Attachment, BudgetOptions, InjectionTrace, ProvideResult, Turn } from '../types.js';
-import {
-  addInstructionsBlock,
-  collectTurnInstructions,
-  withoutInstructions,
-} from './add-server-instructions.js';
-import { composeContext } from './compose-context.js';
-import { fetchAttachment, type PreparedAttachment } from './fetch-attachment.js';
+import type { AccessDecision, Principal } from '../policy/access-request.js';
+import type { PolicyBoundServers } from '../policy/policy-bound-servers.js';
+import { addInstructionsBlock } from '../render/add-instructions-block.js';
+import { renderOrder } from '../render/render-order.js';
+import { ChangeTracker } from '../trace/change-tracker.js';
+import { traceTurn } from '../trace/trace-turn.js';
+import type { BudgetOptions, InjectionTrace, ProvideResult, Turn } from '../types.js';
 import { budgetOverrideSchema, providerOptionsSchema, type ResolvedBudget } from './provider-options.js';
-import { toTraceEntry } from './to-trace-entry.js';
 
 export interface ResourceContextProviderOptions {
   readonly servers: McpServerRegistry;
@@ -128,39 +128,36 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
     const started = performance.now();
     const startedAt = new Date().toISOString();
     const budget = this.#turnBudget(turn);
-    const messageAttachments = (turn.message?.attachments ?? []).map((attachment, index) => {
-      const parsed = parseMessageAttachment(attachment, index);
-      resolveTargetUri(parsed);
-      return parsed;
-    });
-
-    // 1 resolve
-    const [pipelinePins, conversationPins] = await Promise.all([
-      this.#attachments.list({ pipelineId: turn.pipelineId }),
-      turn.conversationId ? this.#attachments.list({ conversationId: turn.conversationId }) : [],
-    ]);
-    const resolved = resolveTurnAttachments({
-      pipeline: pipelinePins,
-      conversation: conversationPins,
-      message: messageAttachments,
-    });
-    this.#keepSubscribed(turn, pipelinePins, conversationPins);
-
-    // 2 authorize, 3 fetch, 4 convert: concurrently per attachment, bounded by the turn deadline.
     const deadline = AbortSignal.timeout(this.#turnDeadlineMs);
     const signal = turn.signal ? AbortSignal.any([turn.signal, deadline]) : deadline;
     // Every attachment of the turn waits on these signals: one listener each is expected.
     setMaxListeners(0, deadline, signal);
-    const prepared = await Promise.all(
-      resolved.map((attachment) => this.#authorizeAndFetch(attachment, turn, signal, deadline)),
+
+    // 1 resolve: pins and message attachments, each validated and resolved once
+    const resolved = await collectTurnAttachments(this.#attachments, turn);
+
+    // 2 authorize: each once, through the pipeline's policy-bound view, which audits denials
+    const view = this.#policy.bind(this.#servers, actorOf(turn));
+    const authorized = resolved.map((attachment) => ({
+      attachment,
+      access: authorizeRead(view, attachment),
+    }));
+    this.#keepSubscribed(turn, authorized);
+
+    // 3 fetch, 4 convert: concurrently per attachment, bounded by the turn deadline
+    const fetched = await Promise.all(
+      authorized.map((item) => this.#fetch(item.attachment, item.access, turn, signal, deadline)),
     );
     if (turn.signal?.aborted) {
       throw new ContextError('ABORTED', 'the turn was aborted by the host', { value: turn.turnId });
     }
 
-    // 5 budget, 6 render (server instructions, when on, are framed first and paid for first)
-    const ready = rankByAnnotations(prepared.filter((item) => item.composable !== undefined));
-    let instructions =
+    // 5 budget: rank what is ready, pay for the server instructions first
+    const ready = rankForBudget(fetched.flatMap(readyItem), (item) => ({
+      ...item.attachment,
+      ...(item.annotationPriority !== undefined && { annotationPriority: item.annotationPriority }),
+    }));
+    const instructions =
       this.#instructionsMaxTokens === undefined
         ? undefined
         : await collectTurnInstructions(
@@ -170,48 +167,39 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
             this.#instructionsMaxTokens,
             budget.maxTokens,
           );
+
+    // 6 render: cut, frame and count within what is left, then place the instructions
     const composed = await composeContext(
-      ready.map((item) => item.composable as NonNullable<PreparedAttachment['composable']>),
+      ready.map((item) => item.fate.composable),
       this.#tokenizer,
       {
         ...budget,
         maxTokens: budget.maxTokens - (instructions?.tokens ?? 0),
-        renderOrder: renderOrder(ready.map((item) => item.attachment)),
+        renderOrder: renderOrder(ready.map((item) => item.attachment.scope)),
         ...(turn.model !== undefined && { model: turn.model }),
         ...(turn.message?.text !== undefined && { query: turn.message.text }),
         ...(this.#freshness && { derived: this.#freshness.derived }),
       },
     );
-    if (instructions && composed.blocks.length === 0) instructions = withoutInstructions(instructions);
-    // Blocks meet at "\n\n" before "<": no token spans a join, so the counts add up exactly.
-    const blocks = instructions ? addInstructionsBlock(composed.blocks, instructions) : composed.blocks;
-    const usedTokens = composed.usedTokens + (instructions?.tokens ?? 0);
+    const context = addInstructionsBlock(composed, instructions);
 
     // 7 trace
-    const composedByAttachment = new Map(ready.map((item, index) => [item, composed.attachments[index]]));
-    const history = turn.conversationId ?? `pipeline:${turn.pipelineId}`;
-    const changeOf = (item: PreparedAttachment) => {
-      const decision = composedByAttachment.get(item)?.decision;
-      if (!item.converted || !decision || decision.fate === 'omitted') return undefined;
-      return this.#changes.observe(
-        history,
-        item.attachment.server,
-        item.attachment.uri,
-        item.converted.sha256,
-      );
-    };
-    const trace: InjectionTrace = {
-      turnId: turn.turnId ?? randomUUID(),
-      pipelineId: turn.pipelineId,
-      ...(turn.conversationId !== undefined && { conversationId: turn.conversationId }),
-      startedAt,
-      durationMs: performance.now() - started,
-      budget: { maxTokens: budget.maxTokens, usedTokens },
-      entries: prepared.map((item) => toTraceEntry(item, composedByAttachment.get(item), changeOf(item))),
-      ...(instructions && instructions.entries.length > 0 && { instructions: instructions.entries }),
-    };
+    const composition = new Map(ready.map((item, index) => [item, composed.attachments[index]]));
+    const trace = traceTurn(
+      {
+        turnId: turn.turnId ?? randomUUID(),
+        pipelineId: turn.pipelineId,
+        ...(turn.conversationId !== undefined && { conversationId: turn.conversationId }),
+        startedAt,
+        durationMs: performance.now() - started,
+        budget: { maxTokens: budget.maxTokens, usedTokens: context.usedTokens },
+        items: fetched.map((item) => ({ ...item, composed: composition.get(item as ReadyItem) })),
+        ...(context.instructions && { instructions: context.instructions }),
+      },
+      this.#changes,
+    );
     this.emit('injected', trace);
-    return { blocks, trace };
+    return { blocks: context.blocks, trace };
   }
 
   /** Frees the default tokenizer. A tokenizer passed in options stays the caller's to dispose. */
@@ -223,32 +211,28 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
 
   // --- Internal helpers ---
 
-  /** Pins (not one-off message attachments) stay subscribed while some scope holds them. */
+  /**
+   * Pins (not one-off message attachments) stay subscribed while some scope holds them: the
+   * turn's own resolution and authorization decide which, nothing is resolved again.
+   */
   #keepSubscribed(
     turn: Turn,
-    pipelinePins: readonly Attachment[],
-    conversationPins: readonly Attachment[],
+    authorized: readonly { attachment: ResolvedAttachment; access: Access }[],
   ): void {
     const subscriptions = this.#freshness?.subscriptions;
     if (!subscriptions) return;
-    const allowed = (pins: readonly Attachment[]) =>
-      pins.flatMap((pin) => {
-        try {
-          const uri = resolveTargetUri(pin);
-          const decision = this.#policy.authorize({
-            ...actorOf(turn),
-            server: pin.server,
-            operation: 'read',
-            uri,
-          });
-          return decision.allowed ? [{ server: pin.server, uri }] : [];
-        } catch {
-          return [];
-        }
-      });
-    subscriptions.reconcile(`pipeline:${turn.pipelineId}`, allowed(pipelinePins));
+    const held = { pipeline: [] as Target[], conversation: [] as Target[] };
+    for (const { attachment, access } of authorized) {
+      if (!access.allowed) continue;
+      const target = { server: attachment.server, uri: attachment.uri };
+      // A pin merged into a narrower scope's attachment is still held by its own scope.
+      for (const scope of new Set([attachment.scope, ...attachment.superseded.map((pin) => pin.scope)])) {
+        if (scope !== 'message') held[scope].push(target);
+      }
+    }
+    subscriptions.reconcile(`pipeline:${turn.pipelineId}`, held.pipeline);
     if (turn.conversationId)
-      subscriptions.reconcile(`conversation:${turn.conversationId}`, allowed(conversationPins));
+      subscriptions.reconcile(`conversation:${turn.conversationId}`, held.conversation);
   }
 
   #turnBudget(turn: Turn): ResolvedBudget {
@@ -256,26 +240,16 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
     return { ...this.#budget, ...parseOptions(budgetOverrideSchema, turn.budget, 'turn.budget') };
   }
 
-  async #authorizeAndFetch(
+  async #fetch(
     attachment: ResolvedAttachment,
+    access: Access,
     turn: Turn,
     signal: AbortSignal,
     deadline: AbortSignal,
-  ): Promise<PreparedAttachment> {
-    if (attachment.error)
-      return { attachment, status: 'error', error: attachment.error, cache: 'bypass', durationMs: 0 };
+  ): Promise<TurnItem> {
+    if (!access.allowed) return { attachment, fate: access.fate };
     const actor = actorOf(turn);
-    const decision = this.#policy.authorize({
-      ...actor,
-      server: attachment.server,
-      operation: 'read',
-      uri: attachment.uri,
-    });
-    if (!decision.allowed) {
-      const error = new ContextError('POLICY_DENIED', decision.reason, { server: attachment.server });
-      return { attachment, status: 'denied', error, cache: 'bypass', durationMs: 0 };
-    }
-    const [prepared, annotationPriority] = await Promise.all([
+    const [fate, annotationPriority] = await Promise.all([
       fetchAttachment(attachment, {
         actor,
         servers: this.#servers,
@@ -286,45 +260,58 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
         signal,
         deadline,
         readTimeoutMs: this.#readTimeoutMs,
-        limits: decision.limits,
+        limits: access.limits,
       }),
       this.#freshness?.listings.priorityOf(attachment.server, attachment.uri, actor, signal),
     ]);
-    return annotationPriority === undefined ? prepared : { ...prepared, annotationPriority };
+    return { attachment, fate, ...(annotationPriority !== undefined && { annotationPriority }) };
   }
 }
 
 // --- Module helpers ---
 
-const rankScopeOrder = { message: 0, conversation: 1, pipeline: 2 } as const;
+/** One attachment of the turn: where it came from and what became of it. */
+interface TurnItem {
+  readonly attachment: ResolvedAttachment;
+  readonly fate: FetchedAttachment;
+  /** The listed `annotations.priority` (0–1), where the server gives one: ranks equal attachments. */
+  readonly annotationPriority?: number;
+}
 
-/**
- * Budget rank: scope, then the attachment's own priority (the resolve order), then the server's
- * listed `annotations.priority` (absent counts as neutral 0.5), known only after listing.
- */
-function rankByAnnotations(items: readonly PreparedAttachment[]): PreparedAttachment[] {
-  return [...items].sort(
-    (a, b) =>
-      rankScopeOrder[a.attachment.scope] - rankScopeOrder[b.attachment.scope] ||
-      b.attachment.priority - a.attachment.priority ||
-      (b.annotationPriority ?? 0.5) - (a.annotationPriority ?? 0.5),
-  );
+type ReadyItem = TurnItem & { readonly fate: Extract<FetchedAttachment, { kind: 'ready' }> };
+
+type Target = { server: string; uri: string };
+
+/** An attachment's authorization: allowed with the binding's limits, or already decided. */
+type Access =
+  | Extract<AccessDecision, { allowed: true }>
+  | { readonly allowed: false; readonly fate: Extract<FetchedAttachment, { kind: 'failed' }> };
+
+function readyItem(item: TurnItem): ReadyItem[] {
+  return item.fate.kind === 'ready' ? [item as ReadyItem] : [];
 }
 
 /** Who a turn acts as: its pipeline, and its agent where the host has one. */
-function actorOf(turn: Turn): { pipelineId: string; agentId?: string } {
+function actorOf(turn: Turn): Principal {
   return { pipelineId: turn.pipelineId, ...(turn.agentId !== undefined && { agentId: turn.agentId }) };
 }
 
-const renderScopeOrder = { pipeline: 0, conversation: 1, message: 2 } as const;
-
-/**
- * Rendering puts the stablest scope first (pipeline, then conversation, then message) so an
- * unchanged set of pins renders a byte-identical prefix across turns; within a scope, rank order.
- */
-function renderOrder(attachments: readonly ResolvedAttachment[]): number[] {
-  return attachments
-    .map((attachment, index) => ({ index, scope: renderScopeOrder[attachment.scope] }))
-    .sort((a, b) => a.scope - b.scope || a.index - b.index)
-    .map(({ index }) => index);
+/** A read of one attachment, decided once through the view (a denial is audited there). */
+function authorizeRead(view: PolicyBoundServers, attachment: ResolvedAttachment): Access {
+  if (attachment.error) {
+    return {
+      allowed: false,
+      fate: { kind: 'failed', status: 'error', error: attachment.error, cache: 'bypass', durationMs: 0 },
+    };
+  }
+  const decision = view.authorize(
+    { server: attachment.server, operation: 'read', uri: attachment.uri },
+    'resources/read',
+  );
+  if (decision.allowed) return decision;
+  const error = new ContextError('POLICY_DENIED', decision.reason, { server: attachment.server });
+  return {
+    allowed: false,
+    fate: { kind: 'failed', status: 'denied', error, cache: 'bypass', durationMs: 0 },
+  };
 }

@@ -1,5 +1,5 @@
-import type { ConvertedSection } from '../convert/convert-contents.js';
 import type { MediaPart, ModelCapabilities, OmittedContent } from '../types.js';
+import type { ConvertedSection } from './converted-section.js';
 import { escapeFrameContent } from './frame-resource.js';
 
 /** One attachment's content as this turn's model will see it. */

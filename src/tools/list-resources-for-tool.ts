@@ -2,7 +2,7 @@ import type { Resource } from '@modelcontextprotocol/sdk/types.js';
 import type { Tokenizer } from '../budget/tokenizer.js';
 import { ContextError } from '../errors.js';
 import type { CallOptions } from '../mcp/operation-schemas.js';
-import type { PolicyBoundServers } from '../policy/policy-bound-servers.js';
+import type { ServerOperations } from '../mcp/server-operations.js';
 import type { ListResourcesArguments } from './exploration-tool-schemas.js';
 
 interface ListedServer {
@@ -19,7 +19,7 @@ export interface ToolListing {
 }
 
 export interface ListForToolContext {
-  readonly servers: PolicyBoundServers;
+  readonly servers: ServerOperations;
   readonly tokenizer: Tokenizer;
   readonly maxTokens: number;
   readonly callOptions: CallOptions;

@@ -1,10 +1,10 @@
 import type { Tokenizer } from '../budget/tokenizer.js';
 import { truncationMarker } from '../budget/truncation-marker.js';
 import type { ConverterRegistry } from '../convert/converter-registry.js';
+import { prepareAttachment } from '../convert/prepare-attachment.js';
 import { ContextError } from '../errors.js';
 import type { CallOptions } from '../mcp/operation-schemas.js';
-import type { PolicyBoundServers } from '../policy/policy-bound-servers.js';
-import { prepareAttachment } from '../provider/prepare-attachment.js';
+import type { ServerOperations } from '../mcp/server-operations.js';
 import { assembleBody } from '../render/assemble-body.js';
 import { frameResource } from '../render/frame-resource.js';
 import type { ModelCapabilities } from '../types.js';
@@ -36,7 +36,7 @@ export interface ResourceWindow {
 }
 
 export interface ResourceWindowContext {
-  readonly servers: PolicyBoundServers;
+  readonly servers: ServerOperations;
   readonly tokenizer: Tokenizer;
   readonly model?: ModelCapabilities;
   readonly converters?: ConverterRegistry;
@@ -57,7 +57,7 @@ export async function readResourceWindow(
   const { tokenizer } = context;
   const result = await context.servers.readResource(server, uri, context.callOptions);
   const { composable, converted } = await prepareAttachment(
-    { scope: 'message', server, uri, priority: 0, superseded: [] },
+    { scope: 'message', server, uri },
     result,
     context.converters ? { converters: context.converters } : {},
   );

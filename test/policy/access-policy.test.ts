@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { mimeTypeAllowed } from '../../src/convert/mime-type-pattern.js';
 import { AccessPolicy } from '../../src/policy/access-policy.js';
-import { mimeTypeAllowed } from '../../src/policy/mime-type-pattern.js';
 import { compileUriPattern } from '../../src/policy/uri-pattern.js';
 
 describe('URI patterns', () => {

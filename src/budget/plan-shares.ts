@@ -1,11 +1,11 @@
-import { type BodyMeasure, measureBody } from '../budget/measure-body.js';
-import { type BudgetDecision, planBudget } from '../budget/plan-budget.js';
-import type { Tokenizer } from '../budget/tokenizer.js';
-import { longestTruncationMarker } from '../budget/truncation-marker.js';
 import type { AssembledBody } from '../render/assemble-body.js';
 import { frameResource } from '../render/frame-resource.js';
 import type { BlockProvenance, ModelCapabilities } from '../types.js';
-import type { ComposableAttachment, ComposeOptions } from './compose-context.js';
+import type { ComposableAttachment, ComposeOptions } from './composable-attachment.js';
+import { type BodyMeasure, measureBody } from './measure-body.js';
+import { type BudgetDecision, planBudget } from './plan-budget.js';
+import type { Tokenizer } from './tokenizer.js';
+import { longestTruncationMarker } from './truncation-marker.js';
 
 /** What one attachment costs whole, and what a cut of it costs before any content. */
 export interface Cost {

@@ -1,12 +1,12 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { startGitNexusFixture } from '../../fixtures/index.js';
-import { McpServerRegistry } from '../../src/mcp/mcp-server-registry.js';
 import {
   collectServerInstructions,
   serverInstructionsPreamble,
-} from '../../src/prompts/collect-server-instructions.js';
+} from '../../src/budget/collect-server-instructions.js';
+import { McpServerRegistry } from '../../src/mcp/mcp-server-registry.js';
+import { startPromptServer } from '../prompts/support/prompt-server.js';
 import { sharedTokenizer } from '../support/provider-harness.js';
-import { startPromptServer } from './support/prompt-server.js';
 
 const longInstructions = Array.from(
   { length: 120 },

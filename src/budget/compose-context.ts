@@ -1,54 +1,15 @@
-import type { BodyMeasure } from '../budget/measure-body.js';
-import type { BudgetDecision } from '../budget/plan-budget.js';
-import type { Tokenizer } from '../budget/tokenizer.js';
-import { truncationStrategies } from '../budget/truncate/truncation-strategies.js';
-import { truncationMarker } from '../budget/truncation-marker.js';
-import type { DerivedCache } from '../cache/derived-cache.js';
-import type { ConvertedSection } from '../convert/convert-contents.js';
 import { type AssembledBody, assembleBody } from '../render/assemble-body.js';
 import { contextPreamble, frameResource } from '../render/frame-resource.js';
-import type {
-  BlockProvenance,
-  ContextBlock,
-  MediaPart,
-  ModelCapabilities,
-  OmittedContent,
-  ScopeKind,
-  TruncationStrategyName,
-} from '../types.js';
+import type { ContextBlock, MediaPart, OmittedContent } from '../types.js';
+import type { ComposableAttachment, ComposeOptions } from './composable-attachment.js';
+import type { BodyMeasure } from './measure-body.js';
+import type { BudgetDecision } from './plan-budget.js';
 import { type Cost, planShares, provenanceOf } from './plan-shares.js';
+import type { Tokenizer } from './tokenizer.js';
+import { truncationStrategies } from './truncate/truncation-strategies.js';
+import { truncationMarker } from './truncation-marker.js';
 
-/** Converted, escaped content ready for the budget, in budget rank order. */
-export interface ComposableAttachment {
-  readonly provenance: Omit<BlockProvenance, 'truncated' | 'originalTokens' | 'originalTokensEstimated'>;
-  /** Converted sections with their text already escaped for framing. */
-  readonly sections: readonly ConvertedSection[];
-  readonly capTokens?: number;
-  /** Names this content across turns (hash + converters), so its counts can be reused. */
-  readonly contentKey?: string;
-}
-
-export interface ComposeOptions {
-  readonly maxTokens: number;
-  readonly minTokens: number;
-  readonly strategy: 'fair' | 'priority';
-  /** Render position of each attachment (the budget ranks narrowest first; rendering puts the stablest first). */
-  readonly renderOrder: readonly number[];
-  /** How a resource that does not fit is cut. Default `head`. */
-  readonly truncation?: TruncationStrategyName;
-  /** Cut at a line end when one is near. Default true. */
-  readonly lineAware?: boolean;
-  /** Fraction of `maxTokens` held back for a model whose tokenizer differs. Default 0. */
-  readonly safetyMargin?: number;
-  /** What the model accepts natively (images, audio, PDF). */
-  readonly model?: ModelCapabilities;
-  /** The user's message, for `relevant` truncation. */
-  readonly query?: string;
-  /** Tokens held for each scope's attachments before the rest is shared. */
-  readonly reserve?: Partial<Record<ScopeKind, number>>;
-  /** Keeps how far each unchanged body was counted, across turns. */
-  readonly derived?: DerivedCache;
-}
+export type { ComposableAttachment, ComposeOptions } from './composable-attachment.js';
 
 export interface ComposedAttachment {
   readonly decision: BudgetDecision;

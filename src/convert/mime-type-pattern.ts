@@ -1,4 +1,4 @@
-import { parseMediaType } from '../convert/media-type.js';
+import { parseMediaType } from './media-type.js';
 
 /**
  * Whether a media type is admitted by an allowlist of patterns: `text/markdown` (exact

@@ -1,38 +1,31 @@
-import type { ResolvedAttachment } from '../attachments/resolve-turn-attachments.js';
-import type { CacheRead, ContentCache } from '../cache/content-cache.js';
-import type { DerivedCache } from '../cache/derived-cache.js';
-import { measureContents } from '../cache/measure-contents.js';
+import type { ComposableAttachment } from '../budget/composable-attachment.js';
 import type { ConvertedResource } from '../convert/convert-contents.js';
 import type { ConverterRegistry } from '../convert/converter-registry.js';
+import { type PrepareTarget, prepareAttachment } from '../convert/prepare-attachment.js';
 import { ContextError } from '../errors.js';
-import type { McpServerRegistry } from '../mcp/mcp-server-registry.js';
+import type { AccessLimits } from '../mcp/access-limits.js';
+import { applyReadLimits } from '../mcp/apply-read-limits.js';
 import { raceAbort } from '../mcp/race-abort.js';
-import type { AccessLimits } from '../policy/access-policy.js';
-import { applyReadLimits } from '../policy/apply-read-limits.js';
-import type { CacheStatus, TraceStatus } from '../types.js';
-import type { ComposableAttachment } from './compose-context.js';
-import { prepareAttachment } from './prepare-attachment.js';
+import type { ServerOperations } from '../mcp/server-operations.js';
+import type { AttachmentFate } from '../trace/attachment-fate.js';
+import type { CacheStatus } from '../types.js';
+import type { CacheRead, ContentCache } from './content-cache.js';
+import type { DerivedCache } from './derived-cache.js';
+import { measureContents } from './measure-contents.js';
 
-/** An attachment after authorize → fetch → convert: ready for the budget, or already decided. */
-export interface PreparedAttachment {
-  readonly attachment: ResolvedAttachment;
-  /** Set when the attachment goes on to the budget. */
-  readonly composable?: ComposableAttachment;
-  readonly converted?: ConvertedResource;
-  /** Set when its fate is already decided (denied, error, timeout). */
-  readonly status?: TraceStatus;
-  /** Why it failed; with `cache: 'stale'`, why the fresh read failed. */
-  readonly error?: ContextError;
-  readonly cache: CacheStatus;
-  readonly durationMs: number;
-  /** The listed `annotations.priority` (0–1), where the server gives one: ranks equal attachments. */
-  readonly annotationPriority?: number;
+/** What the fetch step reads: a resolved, authorized attachment. */
+export interface FetchTarget extends PrepareTarget {
+  /** Skip the cache for this attachment. */
+  readonly bypassCache?: boolean;
 }
+
+/** An attachment after fetch → convert: ready for the budget, or failed with its reason. */
+export type FetchedAttachment = AttachmentFate<ConvertedResource, ComposableAttachment>;
 
 export interface FetchContext {
   /** Who the turn acts as, for the audit. */
   readonly actor: { readonly pipelineId: string; readonly agentId?: string };
-  readonly servers: McpServerRegistry;
+  readonly servers: Pick<ServerOperations, 'has' | 'readResource'>;
   /** Absent when the provider runs without a cache. */
   readonly cache: ContentCache | undefined;
   /** Skip the cache for every attachment of this turn. */
@@ -55,9 +48,9 @@ export interface FetchContext {
  * or timeout outcome for the trace, never content.
  */
 export async function fetchAttachment(
-  attachment: ResolvedAttachment,
+  attachment: FetchTarget,
   context: FetchContext,
-): Promise<PreparedAttachment> {
+): Promise<FetchedAttachment> {
   const started = performance.now();
   const elapsed = () => performance.now() - started;
   try {
@@ -103,11 +96,11 @@ export async function fetchAttachment(
         }),
     });
     return {
-      attachment,
+      kind: 'ready',
       composable,
       converted,
       cache: read.cache,
-      ...(read.error !== undefined && { error: toFailure(read.error, attachment) }),
+      ...(read.error !== undefined && { staleError: toFailure(read.error, attachment) }),
       durationMs: elapsed(),
     };
   } catch (error) {
@@ -128,17 +121,17 @@ export async function fetchAttachment(
         { server: attachment.server },
         failure,
       );
-      return { attachment, status: 'timeout', error: deadlineError, cache, durationMs: elapsed() };
+      return { kind: 'failed', status: 'timeout', error: deadlineError, cache, durationMs: elapsed() };
     }
     const status =
       failure.code === 'READ_TIMEOUT' ? 'timeout' : failure.code === 'POLICY_DENIED' ? 'denied' : 'error';
-    return { attachment, status, error: failure, cache, durationMs: elapsed() };
+    return { kind: 'failed', status, error: failure, cache, durationMs: elapsed() };
   }
 }
 
 // --- Internal helpers ---
 
-function toFailure(error: unknown, attachment: ResolvedAttachment): ContextError {
+function toFailure(error: unknown, attachment: FetchTarget): ContextError {
   return ContextError.isInstance(error)
     ? error
     : // Not a protocol failure: a bug or an unexpected throw on our side, named as such.

@@ -1,8 +1,8 @@
 import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import { mimeTypeAllowed } from '../convert/mime-type-pattern.js';
 import { ContextError } from '../errors.js';
-import { type CappedReadResult, capReadResult, type TruncatedContent } from '../mcp/cap-read-result.js';
-import type { AccessLimits } from './access-policy.js';
-import { mimeTypeAllowed } from './mime-type-pattern.js';
+import type { AccessLimits } from './access-limits.js';
+import { type CappedReadResult, capReadResult, type TruncatedContent } from './cap-read-result.js';
 
 /**
  * Applies a binding's limits to a read that has already come back: every content item's

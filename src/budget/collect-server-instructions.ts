@@ -1,10 +1,10 @@
-import { planBudget } from '../budget/plan-budget.js';
-import type { Tokenizer } from '../budget/tokenizer.js';
-import { takeHead } from '../budget/truncate/take-head.js';
 import { ContextError } from '../errors.js';
 import { escapeClosingTag, frameElement } from '../render/frame-element.js';
 import { escapeFrameContent } from '../render/frame-resource.js';
 import type { InstructionsEntry } from '../types.js';
+import { planBudget } from './plan-budget.js';
+import type { Tokenizer } from './tokenizer.js';
+import { takeHead } from './truncate/take-head.js';
 
 /** Anything that hands out a server's `initialize` instructions: the registry. */
 export interface InstructionSource {

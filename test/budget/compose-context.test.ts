@@ -1,12 +1,12 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createTiktokenTokenizer } from '../../src/budget/tiktoken-tokenizer.js';
-import type { ConvertedSection } from '../../src/convert/convert-contents.js';
 import {
   type ComposableAttachment,
   type ComposeOptions,
   composeContext,
-} from '../../src/provider/compose-context.js';
+} from '../../src/budget/compose-context.js';
+import { createTiktokenTokenizer } from '../../src/budget/tiktoken-tokenizer.js';
+import type { ConvertedSection } from '../../src/convert/convert-contents.js';
 import { escapeFrameContent } from '../../src/render/frame-resource.js';
 import { renderText } from '../../src/render/render-text.js';
 import type { TruncationStrategyName } from '../../src/types.js';

@@ -1,14 +1,45 @@
-import type { ResolvedAttachment } from '../attachments/resolve-turn-attachments.js';
-import type { DerivedCache } from '../cache/derived-cache.js';
-import {
-  type ConvertedResource,
-  type ConvertedSection,
-  convertContents,
-} from '../convert/convert-contents.js';
-import type { ConverterRegistry } from '../convert/converter-registry.js';
-import type { CappedReadResult } from '../mcp/cap-read-result.js';
+import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ComposableAttachment } from '../budget/composable-attachment.js';
+import type { ConvertedSection } from '../render/converted-section.js';
 import { escapeFrameContent } from '../render/frame-resource.js';
-import type { ComposableAttachment } from './compose-context.js';
+import type { ScopeKind } from '../types.js';
+import { type ConvertedResource, convertContents } from './convert-contents.js';
+import type { ConverterRegistry } from './converter-registry.js';
+
+/** Where an attachment came from, as far as conversion needs to know. */
+export interface PrepareTarget {
+  readonly scope: ScopeKind;
+  readonly server: string;
+  readonly uri: string;
+  readonly maxTokens?: number;
+}
+
+/** A read as conversion takes it: contents, and what a byte cap cut (the registry's `CappedReadResult`). */
+export interface ReadContents {
+  readonly contents: ReadResourceResult['contents'];
+  readonly truncation?: {
+    readonly maxBytes: number;
+    readonly items: readonly {
+      readonly uri: string;
+      readonly mimeType?: string;
+      readonly originalBytes: number;
+      readonly keptBytes: number;
+    }[];
+  };
+}
+
+/** A read converted for framing: the conversion and its sections with text escaped. */
+export interface Conversion {
+  readonly converted: ConvertedResource;
+  readonly sections: readonly ConvertedSection[];
+}
+
+/** Keeps conversions of unchanged content across turns (the derived cache). */
+export interface ConversionMemo {
+  conversionKey(sha256: string, converters: ConverterRegistry | undefined): string;
+  conversion(key: string): Conversion | undefined;
+  keepConversion(key: string, conversion: Conversion): void;
+}
 
 export interface Prepared {
   readonly converted: ConvertedResource;
@@ -21,13 +52,13 @@ export interface Prepared {
  * composeContext, which counts only as far as the turn's budget needs.
  */
 export async function prepareAttachment(
-  attachment: ResolvedAttachment,
-  result: CappedReadResult,
+  attachment: PrepareTarget,
+  result: ReadContents,
   options: {
     /** Default: the built-in converters. */
     readonly converters?: ConverterRegistry;
     /** Share the conversion across turns under the content's sha256 (as the content cache names it). */
-    readonly derived?: { readonly cache: DerivedCache; readonly sha256: string };
+    readonly derived?: { readonly cache: ConversionMemo; readonly sha256: string };
   } = {},
 ): Promise<Prepared> {
   const { converters, derived } = options;
@@ -58,7 +89,7 @@ export async function prepareAttachment(
 // --- Internal helpers ---
 
 /** What the read's byte cap cut, as visible notices: a cut is never silent. */
-function byteCapSections(result: CappedReadResult): ConvertedSection[] {
+function byteCapSections(result: ReadContents): ConvertedSection[] {
   const truncation = result.truncation;
   if (!truncation) return [];
   return truncation.items.map((item) => ({

@@ -1,6 +1,6 @@
-import type { CappedReadResult } from '../mcp/cap-read-result.js';
-import type { CallOptions } from '../mcp/operation-schemas.js';
-import type { AuditMeasure } from './audit-log.js';
+import type { AuditMeasure } from '../audit/audit-log.js';
+import type { CappedReadResult } from './cap-read-result.js';
+import type { CallOptions } from './operation-schemas.js';
 
 // What the registry's audit records measure of each operation's result, and who the actor is.
 

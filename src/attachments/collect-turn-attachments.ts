@@ -1,0 +1,27 @@
+import type { MessageAttachment, Turn } from '../types.js';
+import { parseMessageAttachment } from './attachment-schema.js';
+import type { AttachmentStore } from './attachment-store.js';
+import { type ResolvedAttachment, resolveTurnAttachments } from './resolve-turn-attachments.js';
+
+/**
+ * Step 1, resolve: the pipeline's pins, the conversation's pins and the message's attachments,
+ * each validated and resolved once, merged by (server, uri). A message attachment that does not
+ * resolve fails the turn (the host sent it, the host should hear); a stored pin that does not
+ * resolve is reported in the trace and the turn goes on.
+ */
+export async function collectTurnAttachments(
+  store: AttachmentStore,
+  turn: Pick<Turn, 'pipelineId' | 'conversationId' | 'message'>,
+): Promise<ResolvedAttachment[]> {
+  const message: MessageAttachment[] = (turn.message?.attachments ?? []).map((attachment, index) =>
+    parseMessageAttachment(attachment, index),
+  );
+  const [pipeline, conversation] = await Promise.all([
+    store.list({ pipelineId: turn.pipelineId }),
+    turn.conversationId ? store.list({ conversationId: turn.conversationId }) : [],
+  ]);
+  const resolved = resolveTurnAttachments({ pipeline, conversation, message });
+  const refused = resolved.find((attachment) => attachment.scope === 'message' && attachment.error);
+  if (refused?.error) throw refused.error;
+  return resolved;
+}

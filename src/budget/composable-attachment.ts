@@ -1,0 +1,40 @@
+import type { ConvertedSection } from '../render/converted-section.js';
+import type { BlockProvenance, ModelCapabilities, ScopeKind, TruncationStrategyName } from '../types.js';
+import type { BodyMeasure } from './measure-body.js';
+
+/** Converted, escaped content ready for the budget, in budget rank order. */
+export interface ComposableAttachment {
+  readonly provenance: Omit<BlockProvenance, 'truncated' | 'originalTokens' | 'originalTokensEstimated'>;
+  /** Converted sections with their text already escaped for framing. */
+  readonly sections: readonly ConvertedSection[];
+  readonly capTokens?: number;
+  /** Names this content across turns (hash + converters), so its counts can be reused. */
+  readonly contentKey?: string;
+}
+
+/** Keeps how far each unchanged body was counted, across turns (the derived cache). */
+export interface MeasureMemo {
+  measureOnce(key: string, limitTokens: number, compute: () => Promise<BodyMeasure>): Promise<BodyMeasure>;
+}
+
+export interface ComposeOptions {
+  readonly maxTokens: number;
+  readonly minTokens: number;
+  readonly strategy: 'fair' | 'priority';
+  /** Render position of each attachment (the budget ranks narrowest first; rendering puts the stablest first). */
+  readonly renderOrder: readonly number[];
+  /** How a resource that does not fit is cut. Default `head`. */
+  readonly truncation?: TruncationStrategyName;
+  /** Cut at a line end when one is near. Default true. */
+  readonly lineAware?: boolean;
+  /** Fraction of `maxTokens` held back for a model whose tokenizer differs. Default 0. */
+  readonly safetyMargin?: number;
+  /** What the model accepts natively (images, audio, PDF). */
+  readonly model?: ModelCapabilities;
+  /** The user's message, for `relevant` truncation. */
+  readonly query?: string;
+  /** Tokens held for each scope's attachments before the rest is shared. */
+  readonly reserve?: Partial<Record<ScopeKind, number>>;
+  /** Keeps how far each unchanged body was counted, across turns. */
+  readonly derived?: MeasureMemo;
+}

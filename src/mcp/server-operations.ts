@@ -1,0 +1,48 @@
+import type {
+  CallToolResult,
+  GetPromptResult,
+  Prompt,
+  Resource,
+  ResourceTemplate,
+  Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { CappedReadResult } from './cap-read-result.js';
+import type { CallOptions, ListOptions, ReadOptions } from './operation-schemas.js';
+import type { ServerStatus } from './server-status.js';
+
+/**
+ * The operations on named MCP servers, as the registry (the operator's view) and a pipeline's
+ * policy-bound view both offer them: code that lists, reads or gets prompts takes either.
+ */
+export interface ServerOperations {
+  /** Configured server names (in a bound view: those the principal may list). */
+  readonly serverNames: string[];
+  has(server: string): boolean;
+  status(server: string): ServerStatus;
+  statuses(): ServerStatus[];
+  listResources(
+    server: string,
+    options?: ListOptions,
+  ): Promise<{ resources: Resource[]; nextCursor?: string }>;
+  listResourceTemplates(
+    server: string,
+    options?: ListOptions,
+  ): Promise<{ resourceTemplates: ResourceTemplate[]; nextCursor?: string }>;
+  readResource(server: string, uri: string, options?: ReadOptions): Promise<CappedReadResult>;
+  subscribeResource(server: string, uri: string, options?: CallOptions): Promise<void>;
+  unsubscribeResource(server: string, uri: string, options?: CallOptions): Promise<void>;
+  listPrompts(server: string, options?: ListOptions): Promise<{ prompts: Prompt[]; nextCursor?: string }>;
+  getPrompt(
+    server: string,
+    name: string,
+    args?: Record<string, string>,
+    options?: CallOptions,
+  ): Promise<GetPromptResult>;
+  listTools(server: string, options?: ListOptions): Promise<{ tools: Tool[]; nextCursor?: string }>;
+  callTool(
+    server: string,
+    name: string,
+    args?: Record<string, unknown>,
+    options?: CallOptions,
+  ): Promise<CallToolResult>;
+}

@@ -1,0 +1,49 @@
+import type { InjectionTrace, InstructionsEntry } from '../types.js';
+import type { AttachmentFate, ComposedFacts, TracedAttachment } from './attachment-fate.js';
+import type { ChangeTracker } from './change-tracker.js';
+import { toTraceEntry } from './to-trace-entry.js';
+
+/** One attachment of the turn, with its fate and (when it reached the budget) what became of it. */
+export interface TracedItem {
+  readonly attachment: TracedAttachment;
+  readonly fate: AttachmentFate;
+  readonly composed?: ComposedFacts;
+}
+
+export interface TurnFacts {
+  readonly turnId: string;
+  readonly pipelineId: string;
+  readonly conversationId?: string;
+  readonly startedAt: string;
+  readonly durationMs: number;
+  readonly budget: { readonly maxTokens: number; readonly usedTokens: number };
+  /** Every attachment of the turn, in resolve order. */
+  readonly items: readonly TracedItem[];
+  readonly instructions?: readonly InstructionsEntry[];
+}
+
+/**
+ * Step 7, trace: one InjectionTrace for the turn, every attachment with its fate. What was
+ * injected is compared (by sha256) with the last turn of the same history — the conversation,
+ * or the pipeline for turns without one — to say what changed.
+ */
+export function traceTurn(facts: TurnFacts, changes: ChangeTracker): InjectionTrace {
+  const history = facts.conversationId ?? `pipeline:${facts.pipelineId}`;
+  return {
+    turnId: facts.turnId,
+    pipelineId: facts.pipelineId,
+    ...(facts.conversationId !== undefined && { conversationId: facts.conversationId }),
+    startedAt: facts.startedAt,
+    durationMs: facts.durationMs,
+    budget: facts.budget,
+    entries: facts.items.map(({ attachment, fate, composed }) => {
+      const injected =
+        fate.kind === 'ready' && composed !== undefined && composed.decision.fate !== 'omitted';
+      const change = injected
+        ? changes.observe(history, attachment.server, attachment.uri, fate.converted.sha256)
+        : undefined;
+      return toTraceEntry(attachment, fate, composed, change);
+    }),
+    ...(facts.instructions && facts.instructions.length > 0 && { instructions: facts.instructions }),
+  };
+}
