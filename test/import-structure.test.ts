@@ -9,16 +9,17 @@ const sourceRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../src');
  * The turn's flow, top to bottom: a file may import from its own folder or from a folder on a
  * lower floor, never from one above it. Folders on one floor do not import each other.
  * `provider/` orchestrates the steps below it (resolve → authorize → fetch → convert → budget →
- * render → trace); what wraps the provider (tools, prompts, integrations, config, the entries,
+ * render → trace); what wraps the provider or plugs into it (tools, prompts, replicas, integrations,
+ * config, the entries,
  * the CLI) stands above it; shared ground (options, types, errors) stands below everything.
  */
 const floors: readonly (readonly string[])[] = [
   ['cli'],
-  ['index.ts', 'sqlite.ts'],
+  ['index.ts', 'sqlite.ts', 'postgres.ts'],
   ['config'],
   ['integrations'],
   ['provider'],
-  ['tools', 'prompts'],
+  ['tools', 'prompts', 'replicas'],
   ['attachments'],
   ['policy'],
   ['cache'],

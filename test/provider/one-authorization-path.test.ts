@@ -117,7 +117,10 @@ describe.each<TransportKind>(['memory', 'http'])('one authorization path over %s
     const read = await tools.execute('read_mcp_resource', { server: 'gitnexus', uri: 'gitnexus://setup' });
     expect(read.isError).toBe(true);
     await expect(
-      runPromptCommand(policy.bind(servers, { pipelineId: 'other' }), '/mcp__gitnexus__detect_impact scope=all'),
+      runPromptCommand(
+        policy.bind(servers, { pipelineId: 'other' }),
+        '/mcp__gitnexus__detect_impact scope=all',
+      ),
     ).rejects.toMatchObject({ code: 'POLICY_DENIED' });
     await servers.flushAudit();
 
