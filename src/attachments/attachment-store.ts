@@ -11,5 +11,7 @@ export interface AttachmentStore {
   unpin(id: string): Promise<boolean>;
   /** The pins of one scope, oldest first. */
   list(scope: Scope): Promise<Attachment[]>;
+  /** Every pin of every scope, oldest first, at most `limit` (the inspector shows them by scope). */
+  listAll?(limit: number): Promise<Attachment[]>;
   close?(): Promise<void>;
 }

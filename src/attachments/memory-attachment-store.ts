@@ -35,6 +35,10 @@ export class MemoryAttachmentStore implements AttachmentStore {
       .filter((pin) => scopeKey(pin.scope) === key)
       .map((pin) => structuredClone(pin));
   }
+
+  async listAll(limit: number): Promise<Attachment[]> {
+    return [...this.#pins.values()].slice(0, limit).map((pin) => structuredClone(pin));
+  }
 }
 
 // --- Internal helpers ---

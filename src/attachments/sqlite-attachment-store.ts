@@ -89,6 +89,14 @@ export class SqliteAttachmentStore implements AttachmentStore {
     return rows.map((row) => toAttachment(row, this.path));
   }
 
+  async listAll(limit: number): Promise<Attachment[]> {
+    const rows = this.#run(
+      (database) =>
+        database.prepare('SELECT * FROM mcp_context_pins ORDER BY seq LIMIT ?').all(limit) as PinRow[],
+    );
+    return rows.map((row) => toAttachment(row, this.path));
+  }
+
   /** Closes the file; later calls fail with STORE_CLOSED. Closing twice is harmless. */
   async close(): Promise<void> {
     this.#database?.close();

@@ -20,6 +20,8 @@ export const cliOptions = {
   attach: { type: 'string', multiple: true },
   budget: { type: 'string' },
   format: { type: 'string' },
+  content: { type: 'boolean' },
+  pinning: { type: 'boolean' },
 } as const satisfies NonNullable<ParseArgsConfig['options']>;
 
 /** Options every command takes. */

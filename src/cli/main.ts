@@ -4,6 +4,7 @@ import type { CliCommand } from './cli-command.js';
 import { CliContext, defaultConfigPath, defaultStorePath } from './cli-context.js';
 import { globalOptions, parseCliArguments } from './cli-options.js';
 import { getPromptCommand } from './commands/get-prompt.js';
+import { inspectCommand } from './commands/inspect.js';
 import { listPromptsCommand } from './commands/list-prompts.js';
 import { listResourcesCommand } from './commands/list-resources.js';
 import { listServersCommand } from './commands/list-servers.js';
@@ -29,6 +30,7 @@ const commands: readonly CliCommand[] = [
   pinRemoveCommand,
   pinListCommand,
   provideContextCommand,
+  inspectCommand,
   fixtureServeCommand,
   demoCommand,
 ];

@@ -24,7 +24,7 @@ import { addInstructionsBlock } from '../render/add-instructions-block.js';
 import { renderOrder } from '../render/render-order.js';
 import { ChangeTracker } from '../trace/change-tracker.js';
 import { traceTurn } from '../trace/trace-turn.js';
-import type { BudgetOptions, InjectionTrace, ProvideResult, Turn } from '../types.js';
+import type { BudgetOptions, ContextBlock, InjectionTrace, ProvideResult, Turn } from '../types.js';
 import { budgetOverrideSchema, providerOptionsSchema, type ResolvedBudget } from './provider-options.js';
 
 export interface ResourceContextProviderOptions {
@@ -54,8 +54,8 @@ export interface ResourceContextProviderOptions {
 export type ProviderEvents = CacheEvents & {
   /** A pinned resource could not be subscribed to; it is still re-read when its TTL runs out. */
   'subscription-failed': [failure: SubscriptionFailure];
-  /** Once per turn, after the context is composed. */
-  injected: [trace: InjectionTrace];
+  /** Once per turn, after the context is composed: the trace, and the blocks going to the model. */
+  injected: [trace: InjectionTrace, blocks: readonly ContextBlock[]];
 };
 
 /**
@@ -118,6 +118,11 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
   get metrics(): (CacheMetrics & { readonly derivedBytesHeld: number }) | undefined {
     const freshness = this.#freshness;
     return freshness && { ...freshness.cache.metrics, derivedBytesHeld: freshness.derived.bytesHeld };
+  }
+
+  /** The pin store turns read from (the inspector lists it). */
+  get attachments(): AttachmentStore {
+    return this.#attachments;
   }
 
   get tokenizer(): Tokenizer {
@@ -198,7 +203,7 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
       },
       this.#changes,
     );
-    this.emit('injected', trace);
+    this.emit('injected', trace, context.blocks);
     return { blocks: context.blocks, trace };
   }
 

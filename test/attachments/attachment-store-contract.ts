@@ -37,6 +37,22 @@ export function testAttachmentStore(name: string, createStore: () => Promise<Att
       await store.close?.();
     });
 
+    it('lists every pin of every scope oldest first, at most the limit, when it can (listAll)', async () => {
+      const store = await createStore();
+      if (!store.listAll) return;
+      await store.pin({ scope: { pipelineId: 'support' }, server: 'gitnexus', uri: 'gitnexus://repos' });
+      await store.pin({ scope: { conversationId: 'c-1' }, server: 'gitnexus', uri: 'gitnexus://setup' });
+      await store.pin({ scope: { pipelineId: 'other' }, server: 'docs', uri: 'docs://a' });
+      const all = await store.listAll(10);
+      expect(all.map((pin) => [pin.scope, 'uri' in pin ? pin.uri : pin.template])).toEqual([
+        [{ pipelineId: 'support' }, 'gitnexus://repos'],
+        [{ conversationId: 'c-1' }, 'gitnexus://setup'],
+        [{ pipelineId: 'other' }, 'docs://a'],
+      ]);
+      expect(await store.listAll(2)).toHaveLength(2);
+      await store.close?.();
+    });
+
     it('keeps templates with their arguments', async () => {
       const store = await createStore();
       await store.pin({
