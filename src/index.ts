@@ -44,6 +44,7 @@ export {
 } from './convert/converter-registry.js';
 export { createJsonConverter, type JsonConverterOptions } from './convert/converters/json-converter.js';
 export { type MediaType, parseMediaType } from './convert/media-type.js';
+export { isUiResource } from './convert/ui-resource.js';
 export type { AuthConfig, AuthConfigInput } from './credentials/auth-config.js';
 export { createMtlsFetch, type MtlsOptions } from './credentials/create-mtls-fetch.js';
 export { credentialKeyEnv, generateCredentialKey } from './credentials/credential-key.js';
@@ -56,6 +57,9 @@ export {
 } from './credentials/encrypted-credential-file.js';
 export type { SecretValue } from './credentials/secret-value.js';
 export { ContextError, type ContextErrorCode, type ContextErrorDetails } from './errors.js';
+export { attachmentsFromLinks } from './links/attachments-from-links.js';
+export { type RenderedToolResult, renderToolResult } from './links/render-tool-result.js';
+export type { ResourceLink } from './links/resource-link.js';
 export {
   type AggregatedResource,
   type AggregatedResources,
@@ -73,16 +77,21 @@ export {
 } from './mcp/endpoint-policy.js';
 export {
   type CallOptions,
+  type CompleteRequest,
+  type Completion,
   type ListOptions,
   McpServerRegistry,
   type McpServerRegistryOptions,
   type ReadOptions,
   type RegistryEvents,
+  type Skill,
+  type SkillResource,
 } from './mcp/mcp-server-registry.js';
 export type { ReconnectOptions } from './mcp/reconnect-schedule.js';
 export type { McpServerConfig, McpServerConfigInput } from './mcp/server-config.js';
 export type { ConnectionState } from './mcp/server-connection.js';
 export type { ServerStatus } from './mcp/server-status.js';
+export { skillsExtensionId } from './mcp/skill-schemas.js';
 export {
   type AccessBinding,
   type AccessDecision,

@@ -27,7 +27,19 @@ export function resolveTargetUri(target: AttachmentTarget): string {
       { field: 'template', value: target.template },
     );
   }
-  const missing = requiredVariables(target.template).filter((name) => !(name in target.arguments));
+  // Like a prompt's arguments: a name the template does not have is a mistake, not a no-op.
+  const known = new Set(templateVariables(target.template).map((variable) => variable.name));
+  const unknown = Object.keys(target.arguments).filter((name) => !known.has(name));
+  if (unknown.length > 0) {
+    throw new ContextError(
+      'TEMPLATE_ARGUMENT_UNKNOWN',
+      `template ${target.template} has no argument(s) ${unknown.join(', ')} (it takes ${[...known].join(', ') || 'none'})`,
+      { field: `arguments.${unknown[0]}`, value: target.template },
+    );
+  }
+  const missing = templateVariables(target.template)
+    .filter((variable) => variable.required && !(variable.name in target.arguments))
+    .map((variable) => variable.name);
   if (missing.length > 0) {
     throw new ContextError(
       'TEMPLATE_ARGUMENT_MISSING',
@@ -58,15 +70,15 @@ function checkUri(uri: string, field: string): string {
   return uri;
 }
 
-function requiredVariables(template: string): string[] {
-  const names: string[] = [];
+/** Every variable of a template, in order, and whether the turn must supply it. */
+export function templateVariables(template: string): { name: string; required: boolean }[] {
+  const variables: { name: string; required: boolean }[] = [];
   for (const [, operator, list] of template.matchAll(expressionPattern)) {
-    if (operator === '?' || operator === '&') continue;
     for (const variable of (list ?? '').split(',')) {
       // Strip the prefix (":3") and explode ("*") modifiers of RFC 6570 §2.4.
       const name = variable.replace(/[:*].*$/, '').trim();
-      if (name) names.push(name);
+      if (name) variables.push({ name, required: operator !== '?' && operator !== '&' });
     }
   }
-  return names;
+  return variables;
 }

@@ -3,6 +3,7 @@ import { ContextError } from '../index.js';
 import type { CliCommand } from './cli-command.js';
 import { CliContext, defaultConfigPath, defaultStorePath } from './cli-context.js';
 import { globalOptions, parseCliArguments } from './cli-options.js';
+import { completeCommand } from './commands/complete-argument.js';
 import { getPromptCommand } from './commands/get-prompt.js';
 import { inspectCommand } from './commands/inspect.js';
 import { listPromptsCommand } from './commands/list-prompts.js';
@@ -26,6 +27,7 @@ const commands: readonly CliCommand[] = [
   readResourceCommand,
   listPromptsCommand,
   getPromptCommand,
+  completeCommand,
   pinAddCommand,
   pinRemoveCommand,
   pinListCommand,
@@ -41,6 +43,7 @@ const usageErrorCodes = new Set([
   'INVALID_ATTACHMENT',
   'INVALID_URI',
   'TEMPLATE_ARGUMENT_MISSING',
+  'TEMPLATE_ARGUMENT_UNKNOWN',
   'UNKNOWN_SERVER',
 ]);
 

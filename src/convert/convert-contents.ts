@@ -7,6 +7,7 @@ import { ConverterRegistry } from './converter-registry.js';
 import { decodeBase64Strict } from './decode-base64-strict.js';
 import { parseMediaType } from './media-type.js';
 import { sniffMediaType } from './sniff-media-type.js';
+import { isUiResource, uiResourceReason } from './ui-resource.js';
 
 export type { ConvertedSection } from '../render/converted-section.js';
 
@@ -100,6 +101,8 @@ function convertItem(
     reason,
   });
 
+  // Before any converter, the host's own included: no registration can turn an app into context.
+  if (isUiResource(item.uri, mimeType)) return omitted(uiResourceReason);
   let input: { text?: string; data?: Uint8Array };
   if (converter.input === 'text') {
     const decoded = text ?? sniffedText ?? decodeUtf8(data as Uint8Array);

@@ -13,6 +13,9 @@ const idempotent = new Set([
   'resources/read',
   'prompts/list',
   'tools/list',
+  'completion/complete',
+  'skills/list',
+  'skills/get',
 ]);
 
 /**

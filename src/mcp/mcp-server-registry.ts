@@ -20,7 +20,9 @@ import { collectPages } from './collect-pages.js';
 import { detectErrorBody } from './detect-error-body.js';
 import {
   type CallOptions,
+  type CompleteRequest,
   callOptionsSchema,
+  completeRequestSchema,
   type ListOptions,
   listOptionsSchema,
   nameSchema,
@@ -30,6 +32,7 @@ import {
   toolArgumentsSchema,
   uriSchema,
 } from './operation-schemas.js';
+import { parseSkillEntry } from './parse-skill-entry.js';
 import { PromptCatalog } from './prompt-catalog.js';
 import {
   type McpServerRegistryOptions,
@@ -37,11 +40,19 @@ import {
   registryOptionsSchema,
 } from './registry-options.js';
 import { type ConnectionEvent, ServerConnection } from './server-connection.js';
-import type { ServerOperations } from './server-operations.js';
+import type { Completion, ServerOperations } from './server-operations.js';
 import type { ServerStatus } from './server-status.js';
+import {
+  getSkillResultSchema,
+  listSkillsResultSchema,
+  type Skill,
+  skillsExtensionId,
+} from './skill-schemas.js';
 
-export type { CallOptions, ListOptions, ReadOptions } from './operation-schemas.js';
+export type { CallOptions, CompleteRequest, ListOptions, ReadOptions } from './operation-schemas.js';
 export type { McpServerRegistryOptions } from './registry-options.js';
+export type { Completion } from './server-operations.js';
+export type { Skill, SkillResource } from './skill-schemas.js';
 
 /** Events by name, each with the facts of one `ConnectionEvent`. */
 export type RegistryEvents = {
@@ -253,6 +264,118 @@ export class McpServerRegistry extends EventEmitter<RegistryEvents> implements S
     });
   }
 
+  /**
+   * Candidates for one argument of a resource template or a prompt, given what was typed so far
+   * (MCP spec, server/utilities/completion). A server that does not declare `completions` is
+   * CAPABILITY_MISSING, asked nothing.
+   */
+  async complete(server: string, request: CompleteRequest, options: CallOptions = {}): Promise<Completion> {
+    const target = request as { template?: unknown; prompt?: unknown; argument?: unknown; context?: unknown };
+    const subject = {
+      server,
+      operation: 'completion/complete',
+      ...(typeof target.template === 'string' && { uri: target.template }),
+      ...(typeof target.prompt === 'string' && { prompt: target.prompt }),
+      argumentNames: [String(target.argument), ...(namesOf(target.context) ?? [])],
+    };
+    return this.#audited(subject, options, countItems('values'), async () => {
+      const parsed = parseOptions(completeRequestSchema, request, 'request');
+      const callOptions = parseOptions(callOptionsSchema, options, 'options');
+      const ref =
+        parsed.template !== undefined
+          ? { type: 'ref/resource' as const, uri: parsed.template }
+          : { type: 'ref/prompt' as const, name: parsed.prompt ?? '' };
+      const { completion } = await this.#call(server, 'completion/complete', callOptions, (client, call) => {
+        requireCapability(server, client.getServerCapabilities()?.completions, 'completions');
+        return client.complete(
+          {
+            ref,
+            argument: { name: parsed.argument, value: parsed.value },
+            ...(parsed.context !== undefined && { context: { arguments: parsed.context } }),
+          },
+          call,
+        );
+      });
+      return {
+        values: completion.values.slice(0, 100),
+        ...(completion.total !== undefined && { total: completion.total }),
+        ...(completion.hasMore !== undefined && { hasMore: completion.hasMore }),
+      };
+    });
+  }
+
+  /**
+   * The skills a server publishes (skills extension `io.modelcontextprotocol/skills`,
+   * `skills/list`), each entry checked; CAPABILITY_MISSING when the server does not declare it.
+   * An empty or partial listing does not mean a skill is absent: `getSkill` asks by URI.
+   */
+  async listSkills(
+    server: string,
+    options: ListOptions = {},
+  ): Promise<{ skills: Skill[]; nextCursor?: string }> {
+    return this.#audited({ server, operation: 'skills/list' }, options, countItems('skills'), async () => {
+      const { items, nextCursor } = await this.#list(
+        server,
+        'skills/list',
+        options,
+        async (client, cursor, call) => {
+          requireCapability(
+            server,
+            client.getServerCapabilities()?.extensions?.[skillsExtensionId],
+            skillsExtensionId,
+          );
+          const result = await client.request(
+            { method: 'skills/list', params: cursor ? { cursor } : {} },
+            listSkillsResultSchema,
+            call,
+          );
+          return { items: result.skills, nextCursor: result.nextCursor };
+        },
+      );
+      const skills = items.map((entry, index) =>
+        parseSkillEntry(server, entry, `skills/list entry ${index}`),
+      );
+      return { skills, ...(nextCursor !== undefined && { nextCursor }) };
+    });
+  }
+
+  /** One skill's entry by the URI of its `SKILL.md` (`skills/get`): its frontmatter and file manifest. */
+  async getSkill(server: string, uri: string, options: CallOptions = {}): Promise<Skill> {
+    return this.#audited(
+      { server, operation: 'skills/get', uri: String(uri) },
+      options,
+      nothing,
+      async () => {
+        const skillUri = parseOptions(uriSchema, uri, 'uri');
+        const callOptions = parseOptions(callOptionsSchema, options, 'options');
+        const result = await this.#call(server, 'skills/get', callOptions, (client, call) => {
+          requireCapability(
+            server,
+            client.getServerCapabilities()?.extensions?.[skillsExtensionId],
+            skillsExtensionId,
+          );
+          return client.request(
+            { method: 'skills/get', params: { uri: skillUri } },
+            getSkillResultSchema,
+            call,
+          );
+        });
+        const skill = parseSkillEntry(server, result.skill, `skills/get ${skillUri}`);
+        if (skill.uri !== skillUri) {
+          throw new ContextError(
+            'SKILL_INVALID',
+            `server "${server}" answered skills/get ${skillUri} with ${skill.uri}`,
+            {
+              server,
+              value: skillUri,
+            },
+          );
+        }
+        return skill;
+      },
+    );
+  }
+
   /** Asks the server for `notifications/resources/updated` on this URI (needs `resources.subscribe`). */
   async subscribeResource(server: string, uri: string, options: CallOptions = {}): Promise<void> {
     await this.#audited({ server, operation: 'resources/subscribe', uri }, options, nothing, () =>
@@ -396,5 +519,18 @@ export class McpServerRegistry extends EventEmitter<RegistryEvents> implements S
       if (operation === 'prompts/list') this.#connection(server).statusRecord.update({ promptCount: count });
     }
     return result;
+  }
+}
+
+// --- Module helpers ---
+
+/** An operation a server did not declare is refused here, not sent (MCP spec, "Capability Negotiation"). */
+function requireCapability(server: string, declared: unknown, capability: string): void {
+  if (declared === undefined || declared === null) {
+    throw new ContextError('CAPABILITY_MISSING', `server "${server}" does not declare ${capability}`, {
+      server,
+      field: 'capabilities',
+      value: capability,
+    });
   }
 }

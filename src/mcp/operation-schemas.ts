@@ -33,3 +33,22 @@ export const toolArgumentsSchema = z.record(z.string(), z.unknown());
 export type CallOptions = z.input<typeof callOptionsSchema>;
 export type ListOptions = z.input<typeof listOptionsSchema>;
 export type ReadOptions = z.input<typeof readOptionsSchema>;
+
+/**
+ * What `complete` asks for (MCP spec, server/utilities/completion): the value typed so far for
+ * one argument of a resource template or a prompt, with the arguments already chosen as context.
+ */
+export const completeRequestSchema = z
+  .strictObject({
+    template: z.string().min(1).optional(),
+    prompt: z.string().min(1).optional(),
+    argument: z.string().min(1),
+    value: z.string().default(''),
+    context: z.record(z.string(), z.string()).optional(),
+  })
+  .refine((request) => (request.template === undefined) !== (request.prompt === undefined), {
+    message: 'give exactly one of template or prompt',
+    path: ['template'],
+  });
+
+export type CompleteRequest = z.input<typeof completeRequestSchema>;

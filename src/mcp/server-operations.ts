@@ -7,8 +7,17 @@ import type {
   Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { CappedReadResult } from './cap-read-result.js';
-import type { CallOptions, ListOptions, ReadOptions } from './operation-schemas.js';
+import type { CallOptions, CompleteRequest, ListOptions, ReadOptions } from './operation-schemas.js';
 import type { ServerStatus } from './server-status.js';
+import type { Skill } from './skill-schemas.js';
+
+/** Candidates a server offered for one argument (at most 100, MCP spec). */
+export interface Completion {
+  readonly values: string[];
+  /** How many candidates exist in all, when the server says. */
+  readonly total?: number;
+  readonly hasMore?: boolean;
+}
 
 /**
  * The operations on named MCP servers, as the registry (the operator's view) and a pipeline's
@@ -38,6 +47,9 @@ export interface ServerOperations {
     args?: Record<string, string>,
     options?: CallOptions,
   ): Promise<GetPromptResult>;
+  complete(server: string, request: CompleteRequest, options?: CallOptions): Promise<Completion>;
+  listSkills(server: string, options?: ListOptions): Promise<{ skills: Skill[]; nextCursor?: string }>;
+  getSkill(server: string, uri: string, options?: CallOptions): Promise<Skill>;
   listTools(server: string, options?: ListOptions): Promise<{ tools: Tool[]; nextCursor?: string }>;
   callTool(
     server: string,

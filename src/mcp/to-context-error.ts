@@ -43,7 +43,11 @@ function codeFor(rpcCode: number, context: OperationContext): ContextErrorCode {
   if (rpcCode === ErrorCode.ConnectionClosed) return 'SESSION_CLOSED';
   if (rpcCode === RESOURCE_NOT_FOUND) return 'RESOURCE_NOT_FOUND';
   // Some servers answer an unknown resource with "invalid params" instead of -32002.
-  if (rpcCode === ErrorCode.InvalidParams && context.operation === 'resources/read')
+  // Skills extension, "Getting a Skill": an unknown skill is -32602 as well.
+  if (
+    rpcCode === ErrorCode.InvalidParams &&
+    (context.operation === 'resources/read' || context.operation === 'skills/get')
+  )
     return 'RESOURCE_NOT_FOUND';
   return 'PROTOCOL_ERROR';
 }

@@ -11,9 +11,10 @@ import { ContextError } from '../errors.js';
 import type { AccessLimits } from '../mcp/access-limits.js';
 import { applyReadLimits } from '../mcp/apply-read-limits.js';
 import type { CappedReadResult } from '../mcp/cap-read-result.js';
-import type { CallOptions, ListOptions, ReadOptions } from '../mcp/operation-schemas.js';
-import type { ServerOperations } from '../mcp/server-operations.js';
+import type { CallOptions, CompleteRequest, ListOptions, ReadOptions } from '../mcp/operation-schemas.js';
+import type { Completion, ServerOperations } from '../mcp/server-operations.js';
 import type { ServerStatus } from '../mcp/server-status.js';
+import type { Skill } from '../mcp/skill-schemas.js';
 import type { AccessDecision, AccessRequest, Authorizer, Principal } from './access-request.js';
 import { authorizeOperation, type DenialAudit } from './authorize-operation.js';
 
@@ -119,6 +120,37 @@ export class PolicyBoundServers implements ServerOperations {
   ): Promise<GetPromptResult> {
     this.#require({ server, operation: 'prompt', prompt: name }, 'prompts/get', Object.keys(args).sort());
     return this.#servers.getPrompt(server, name, args, this.#as(options));
+  }
+
+  /**
+   * Completion for a template argument needs the template to be listable by this binding; for a
+   * prompt argument, the prompt to be allowed.
+   */
+  async complete(server: string, request: CompleteRequest, options: CallOptions = {}): Promise<Completion> {
+    if (request.prompt !== undefined) {
+      this.#require({ server, operation: 'prompt', prompt: request.prompt }, 'completion/complete', [
+        request.argument,
+      ]);
+    } else {
+      const uri = String(request.template);
+      this.#require({ server, operation: 'list', uri }, 'completion/complete', [request.argument]);
+    }
+    return this.#servers.complete(server, request, this.#as(options));
+  }
+
+  /** The skills this binding may read (by the URI of each SKILL.md). */
+  async listSkills(
+    server: string,
+    options: ListOptions = {},
+  ): Promise<{ skills: Skill[]; nextCursor?: string }> {
+    this.#require({ server, operation: 'list' }, 'skills/list');
+    const result = await this.#servers.listSkills(server, this.#as(options));
+    return { ...result, skills: result.skills.filter((skill) => this.#visible(server, skill.uri)) };
+  }
+
+  async getSkill(server: string, uri: string, options: CallOptions = {}): Promise<Skill> {
+    this.#require({ server, operation: 'read', uri }, 'skills/get');
+    return this.#servers.getSkill(server, uri, this.#as(options));
   }
 
   async listTools(

@@ -1,6 +1,7 @@
 import type { GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ConverterRegistry } from '../convert/converter-registry.js';
 import { prepareAttachment } from '../convert/prepare-attachment.js';
+import { describeResourceLink, type ResourceLink, toResourceLink } from '../links/resource-link.js';
 import { assembleBody } from '../render/assemble-body.js';
 import { frameResource } from '../render/frame-resource.js';
 import type { MediaPart, ModelCapabilities, OmittedContent } from '../types.js';
@@ -15,6 +16,8 @@ export interface RenderedPromptMessage {
   readonly content: readonly RenderedPromptContent[];
   /** Items the model cannot be shown (binary, media it does not accept), named in the text too. */
   readonly omittedContents: readonly OmittedContent[];
+  /** `resource_link` items: named in `content`, not read; `attachmentsFromLinks` attaches them. */
+  readonly links: readonly ResourceLink[];
 }
 
 export interface RenderPromptOptions {
@@ -26,7 +29,7 @@ export interface RenderPromptOptions {
  * Turns `prompts/get` messages into model-ready content, roles kept. Text passes as the server
  * wrote it (the user chose to run this prompt); an embedded resource goes through the same
  * conversion, escaping and framing as any attached resource; images and audio become parts when
- * the model takes them and a visible placeholder otherwise; a resource link is named in a line.
+ * the model takes them and a visible placeholder otherwise; a resource link is named, not read.
  */
 export async function renderPromptMessages(
   server: string,
@@ -37,6 +40,7 @@ export async function renderPromptMessages(
     messages.map(async (message) => {
       const content: RenderedPromptContent[] = [];
       const omittedContents: OmittedContent[] = [];
+      const links: ResourceLink[] = [];
       const item = message.content;
       if (item.type === 'text') {
         content.push({ type: 'text', text: item.text });
@@ -55,15 +59,12 @@ export async function renderPromptMessages(
         content.push(...rendered.content);
         omittedContents.push(...rendered.omittedContents);
       } else if (item.type === 'resource_link') {
-        const facts = [item.mimeType, item.name]
-          .filter((fact) => fact !== undefined && fact !== '')
-          .join(', ');
-        content.push({
-          type: 'text',
-          text: `[resource link: ${item.uri} on server "${server}"${facts ? ` (${facts})` : ''}]`,
-        });
+        // A handle, not content: named here, read only when the host attaches it.
+        const link = toResourceLink(server, item);
+        links.push(link);
+        content.push({ type: 'text', text: describeResourceLink(link) });
       }
-      return { role: message.role, content, omittedContents };
+      return { role: message.role, content, omittedContents, links };
     }),
   );
 }

@@ -1,4 +1,5 @@
 import type { GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ResourceLink } from '../links/resource-link.js';
 import type { CallOptions } from '../mcp/operation-schemas.js';
 import { parsePromptCommand } from './parse-prompt-command.js';
 import {
@@ -29,6 +30,8 @@ export interface PromptCommandResult {
   readonly arguments: Readonly<Record<string, string>>;
   readonly description?: string;
   readonly messages: readonly RenderedPromptMessage[];
+  /** Every message's resource links, in order: pass the result to `attachmentsFromLinks`. */
+  readonly links: readonly ResourceLink[];
 }
 
 /**
@@ -47,11 +50,13 @@ export async function runPromptCommand(
     ...(options.signal !== undefined && { signal: options.signal }),
     ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
   });
+  const messages = await renderPromptMessages(command.server, result.messages, options);
   return {
     server: command.server,
     prompt: command.prompt,
     arguments: command.arguments,
     ...(result.description !== undefined && { description: result.description }),
-    messages: await renderPromptMessages(command.server, result.messages, options),
+    messages,
+    links: messages.flatMap((message) => message.links),
   };
 }

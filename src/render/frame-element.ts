@@ -14,6 +14,11 @@ export function frameElement(
   return `<${tag}${rendered}>\n${body}\n</${tag}>\n\n`;
 }
 
+/** `<tag name="value" …/>`, attribute values escaped: a reference that carries no body. */
+export function emptyElement(tag: string, attributes: readonly (readonly [string, string])[]): string {
+  return `<${tag}${attributes.map(([name, value]) => ` ${name}="${escapeAttribute(value)}"`).join('')}/>`;
+}
+
 /**
  * Neutralises every spelling of `</tag` (any case, spaces around the slash) so framed content
  * cannot end its own frame and speak as the host.

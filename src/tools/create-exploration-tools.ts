@@ -38,6 +38,8 @@ export interface ExplorationToolsOptions {
   readonly converters?: ConverterRegistry;
   /** Per-call timeout, in milliseconds. */
   readonly timeoutMs?: number;
+  /** List MCP Apps UI resources (`ui://`) too. Default false: they are hidden and counted, never context. */
+  readonly includeUiResources?: boolean;
 }
 
 export interface ExplorationTools {
@@ -51,6 +53,7 @@ const optionsSchema = z.object({
   agentId: z.string().min(1).optional(),
   maxTokens: z.number().int().positive(),
   timeoutMs: z.number().int().positive().optional(),
+  includeUiResources: z.boolean().default(false),
 });
 
 /**
@@ -92,6 +95,7 @@ export function createExplorationTools(options: ExplorationToolsOptions): Explor
             tokenizer: options.tokenizer,
             maxTokens: parsed.maxTokens,
             callOptions: call,
+            includeUiResources: parsed.includeUiResources,
           });
           return { content: [{ type: 'text', text: listed.text }], structuredContent: listed.result };
         }

@@ -1,5 +1,6 @@
 import type { Resource } from '@modelcontextprotocol/sdk/types.js';
 import type { Tokenizer } from '../budget/tokenizer.js';
+import { isUiResource } from '../convert/ui-resource.js';
 import { ContextError } from '../errors.js';
 import type { CallOptions } from '../mcp/operation-schemas.js';
 import type { ServerOperations } from '../mcp/server-operations.js';
@@ -9,6 +10,8 @@ interface ListedServer {
   server: string;
   resources: { uri: string; name: string; mimeType?: string; description?: string }[];
   nextCursor?: string;
+  /** MCP Apps UI resources on this page, left out of the listing (they are never model context). */
+  uiResourcesHidden?: number;
   error?: { code: string; message: string };
 }
 
@@ -23,6 +26,8 @@ export interface ListForToolContext {
   readonly tokenizer: Tokenizer;
   readonly maxTokens: number;
   readonly callOptions: CallOptions;
+  /** List MCP Apps UI resources too (default: they are left out, and counted). */
+  readonly includeUiResources?: boolean;
 }
 
 /**
@@ -51,10 +56,15 @@ export async function listResourcesForTool(
           ...context.callOptions,
           ...(args.cursor !== undefined && { cursor: args.cursor }),
         });
+        const shown = context.includeUiResources
+          ? page.resources
+          : page.resources.filter((resource) => !isUiResource(resource.uri, resource.mimeType));
+        const hidden = page.resources.length - shown.length;
         return {
           server,
-          resources: page.resources.map(describe),
+          resources: shown.map(describe),
           ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }),
+          ...(hidden > 0 && { uiResourcesHidden: hidden }),
         };
       } catch (error) {
         // An explicit request for one server fails as a whole; across servers, one failure is one entry.

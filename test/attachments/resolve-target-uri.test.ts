@@ -50,3 +50,31 @@ describe('resolveTargetUri', () => {
     );
   });
 });
+
+describe('template arguments are checked against the template', () => {
+  it('refuses an argument the template does not have, naming it and the ones it takes', () => {
+    expect(() =>
+      resolveTargetUri({
+        server: 's',
+        template: 'gitnexus://repo/{name}/context',
+        arguments: { name: 'acme', nmae: 'typo' },
+      }),
+    ).toThrow(
+      expect.objectContaining({
+        code: 'TEMPLATE_ARGUMENT_UNKNOWN',
+        field: 'arguments.nmae',
+        message: expect.stringContaining('it takes name'),
+      }),
+    );
+  });
+
+  it('accepts optional query arguments by name', () => {
+    expect(
+      resolveTargetUri({
+        server: 's',
+        template: 'logs://{service}{?since,level}',
+        arguments: { service: 'api', level: 'warn' },
+      }),
+    ).toBe('logs://api?level=warn');
+  });
+});

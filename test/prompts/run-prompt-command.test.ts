@@ -94,8 +94,11 @@ describe.each(['memory', 'http'] as const)('runPromptCommand over %s', (transpor
     expect(link?.content).toEqual([
       {
         type: 'text',
-        text: '[resource link: notes://service/runbook on server "docs" (text/markdown, runbook)]',
+        text: '<mcp-resource-link server="docs" uri="notes://service/runbook" name="runbook" mime="text/markdown" read="not yet: the host may attach it"/>',
       },
+    ]);
+    expect(link?.links).toEqual([
+      { server: 'docs', uri: 'notes://service/runbook', name: 'runbook', mimeType: 'text/markdown' },
     ]);
 
     const textOnly = await runPromptCommand(servers, '/mcp__docs__briefing');

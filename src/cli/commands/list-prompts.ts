@@ -2,6 +2,7 @@ import type { CliCommand } from '../cli-command.js';
 import { createProgress } from '../create-progress.js';
 import { formatTable } from '../format-table.js';
 import { listEveryPage } from '../list-every-page.js';
+import { displayName, listedItemColumns, terminalSafe } from '../listed-item-columns.js';
 import { requirePositionals, shorten } from '../require-positionals.js';
 
 export const listPromptsCommand: CliCommand = {
@@ -24,15 +25,20 @@ export const listPromptsCommand: CliCommand = {
       context.writeJson({ prompts });
       return 0;
     }
+    const extra = listedItemColumns(prompts);
     const rows = prompts.map((prompt) => [
-      prompt.name,
-      (prompt.arguments ?? []).map((argument) => `${argument.name}${argument.required ? '' : '?'}`).join(' '),
-      shorten(prompt.description),
+      displayName(prompt),
+      terminalSafe(
+        (prompt.arguments ?? [])
+          .map((argument) => `${argument.name}${argument.required ? '' : '?'}`)
+          .join(' '),
+      ),
+      ...extra.cells(prompt),
+      terminalSafe(shorten(prompt.description)),
     ]);
     const style = context.style;
-    context.write(
-      `${formatTable(['prompt', 'arguments', 'description'], rows, (text, row) => (row < 0 ? style.bold(text) : text))}\n`,
-    );
+    const header = ['prompt', 'arguments', ...extra.header, 'description'];
+    context.write(`${formatTable(header, rows, (text, row) => (row < 0 ? style.bold(text) : text))}\n`);
     context.write(style.dim(`run one: mcp-context prompt ${server} <prompt> [key=value …]\n`));
     return 0;
   },

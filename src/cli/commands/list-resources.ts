@@ -2,6 +2,7 @@ import type { CliCommand } from '../cli-command.js';
 import { createProgress } from '../create-progress.js';
 import { formatTable } from '../format-table.js';
 import { listEveryPage } from '../list-every-page.js';
+import { displayName, listedItemColumns, terminalSafe } from '../listed-item-columns.js';
 import { requirePositionals, shorten } from '../require-positionals.js';
 import { UsageError } from '../usage-error.js';
 
@@ -35,16 +36,17 @@ export const listResourcesCommand: CliCommand = {
       context.writeJson(result);
       return 0;
     }
+    const extra = listedItemColumns(result.resources);
     const rows = result.resources.map((resource) => [
-      resource.uri,
-      resource.mimeType ?? '-',
-      resource.name,
-      shorten(resource.description),
+      terminalSafe(resource.uri),
+      terminalSafe(resource.mimeType ?? '-'),
+      displayName(resource),
+      ...extra.cells(resource),
+      terminalSafe(shorten(resource.description)),
     ]);
     const style = context.style;
-    context.write(
-      `${formatTable(['uri', 'mime', 'name', 'description'], rows, (text, row) => (row < 0 ? style.bold(text) : text))}\n`,
-    );
+    const header = ['uri', 'mime', 'name', ...extra.header, 'description'];
+    context.write(`${formatTable(header, rows, (text, row) => (row < 0 ? style.bold(text) : text))}\n`);
     if (result.nextCursor !== undefined) {
       context.write(
         style.dim(

@@ -2,6 +2,7 @@ import type { CliCommand } from '../cli-command.js';
 import { createProgress } from '../create-progress.js';
 import { formatTable } from '../format-table.js';
 import { listEveryPage } from '../list-every-page.js';
+import { displayName, listedItemColumns, terminalSafe } from '../listed-item-columns.js';
 import { requirePositionals, shorten } from '../require-positionals.js';
 
 export const listTemplatesCommand: CliCommand = {
@@ -24,16 +25,17 @@ export const listTemplatesCommand: CliCommand = {
       context.writeJson({ resourceTemplates });
       return 0;
     }
+    const extra = listedItemColumns(resourceTemplates);
     const rows = resourceTemplates.map((template) => [
-      template.uriTemplate,
-      template.mimeType ?? '-',
-      template.name,
-      shorten(template.description),
+      terminalSafe(template.uriTemplate),
+      terminalSafe(template.mimeType ?? '-'),
+      displayName(template),
+      ...extra.cells(template),
+      terminalSafe(shorten(template.description)),
     ]);
     const style = context.style;
-    context.write(
-      `${formatTable(['uri template', 'mime', 'name', 'description'], rows, (text, row) => (row < 0 ? style.bold(text) : text))}\n`,
-    );
+    const header = ['uri template', 'mime', 'name', ...extra.header, 'description'];
+    context.write(`${formatTable(header, rows, (text, row) => (row < 0 ? style.bold(text) : text))}\n`);
     return 0;
   },
 };

@@ -1,5 +1,6 @@
 import { ContextError, type PinInput } from '../../index.js';
 import type { CliCommand } from '../cli-command.js';
+import type { CliContext } from '../cli-context.js';
 import { parseIntegerOption } from '../cli-options.js';
 import { describeScope, describeTarget } from '../describe-pin.js';
 import { parseKeyValues } from '../parse-key-values.js';
@@ -42,10 +43,62 @@ export const pinAddCommand: CliCommand = {
       ...(priority !== undefined && { priority }),
     } as PinInput;
     const store = await context.store();
-    const pin = await store.pin(input);
+    const pin = await store.pin(input).catch(async (error: unknown) => {
+      if (
+        ContextError.isInstance(error) &&
+        error.code === 'TEMPLATE_ARGUMENT_MISSING' &&
+        'template' in input
+      ) {
+        await suggestValues(
+          context,
+          server,
+          input.template,
+          error.field?.replace(/^arguments\./, ''),
+          input.arguments,
+        );
+      }
+      throw error;
+    });
     if (context.json) context.writeJson(pin);
     else
       context.write(`pinned ${pin.id}  ${describeScope(pin.scope)}  ${pin.server}  ${describeTarget(pin)}\n`);
     return 0;
   },
 };
+
+// --- Internal helpers ---
+
+/**
+ * A template pin missing an argument: the server's candidates for it (completion/complete, with the
+ * arguments given so far as context), on stderr beside the error. When the server cannot say, that
+ * is said too.
+ */
+async function suggestValues(
+  context: CliContext,
+  server: string,
+  template: string,
+  argument: string | undefined,
+  given: Readonly<Record<string, string | readonly string[]>>,
+): Promise<void> {
+  if (argument === undefined) return;
+  const chosen = Object.fromEntries(
+    Object.entries(given).flatMap(([name, value]) => (typeof value === 'string' ? [[name, value]] : [])),
+  );
+  try {
+    const servers = await context.servers();
+    const { values } = await servers.complete(server, {
+      template,
+      argument,
+      ...(Object.keys(chosen).length > 0 && { context: chosen }),
+    });
+    context.writeError(
+      values.length > 0
+        ? `candidates for ${argument}: ${values.join(', ')}\n`
+        : `the server offers no candidates for ${argument}\n`,
+    );
+  } catch (error) {
+    context.writeError(
+      `no candidates for ${argument}: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
+  }
+}
