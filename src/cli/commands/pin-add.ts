@@ -80,7 +80,8 @@ async function suggestValues(
   argument: string | undefined,
   given: Readonly<Record<string, string | readonly string[]>>,
 ): Promise<void> {
-  if (argument === undefined) return;
+  // --json keeps stderr to one JSON document: the candidates are for a person at a terminal.
+  if (argument === undefined || context.json) return;
   const chosen = Object.fromEntries(
     Object.entries(given).flatMap(([name, value]) => (typeof value === 'string' ? [[name, value]] : [])),
   );
