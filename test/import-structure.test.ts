@@ -20,7 +20,7 @@ const floors: readonly (readonly string[])[] = [
   ['integrations'],
   ['provider'],
   ['tools', 'prompts', 'replicas'],
-  ['attachments'],
+  ['attachments', 'links'],
   ['policy'],
   ['cache'],
   ['mcp'],
