@@ -30,6 +30,13 @@ export {
   type ReadRequest,
 } from './cache/content-cache.js';
 export { invalidateOnNotifications } from './cache/invalidate-on-notifications.js';
+export type {
+  Invalidation,
+  SharedContent,
+  SharedKey,
+  SharedLookup,
+  SharedTier,
+} from './cache/shared-tier.js';
 export { loadContextConfig } from './config/load-context-config.js';
 export {
   type ContextConfig,
@@ -159,6 +166,7 @@ export type {
   ProvideResult,
   Scope,
   ScopeKind,
+  SharedCacheStatus,
   SupersededAttachment,
   TraceEntry,
   TraceStatus,

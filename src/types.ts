@@ -150,6 +150,13 @@ export type TraceStatus =
 
 export type CacheStatus = 'hit' | 'miss' | 'stale' | 'bypass';
 
+/**
+ * Several replicas: on a local miss, the fleet's copy served it (`hit`), this replica read it
+ * for the fleet (`miss`), or it read alone because the shared tier was unreachable
+ * (`unavailable`) or another replica's read did not land in time (`wait-timeout`).
+ */
+export type SharedCacheStatus = 'hit' | 'miss' | 'unavailable' | 'wait-timeout';
+
 /** An attachment merged into another one for the same (server, uri) from a narrower scope. */
 export interface SupersededAttachment {
   readonly scope: ScopeKind;
@@ -186,6 +193,8 @@ export interface TraceEntry {
   readonly bytes: number;
   readonly sha256?: string;
   readonly cache: CacheStatus;
+  /** With a shared tier (several replicas), how the local miss went through it. */
+  readonly sharedCache?: SharedCacheStatus;
   readonly durationMs: number;
   /** Why the attachment was omitted or cut, in words. */
   readonly reason?: string;

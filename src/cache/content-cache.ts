@@ -6,6 +6,7 @@ import { raceAbort } from '../mcp/race-abort.js';
 import { parseOptions } from '../options/parse-options.js';
 import type { CacheStatus } from '../types.js';
 import { measureContents } from './measure-contents.js';
+import type { Invalidation, SharedCacheStatus, SharedTier } from './shared-tier.js';
 
 const cacheOptionsSchema = z.strictObject({
   /** Bytes of content held at most (default 64 MiB). */
@@ -26,6 +27,21 @@ const cacheOptionsSchema = z.strictObject({
     .int()
     .nonnegative()
     .default(60 * 60_000),
+  /**
+   * The fleet's second-level cache, read leases and invalidation bus (several host replicas),
+   * e.g. `createRedisSharedTier(...)` from `mcp-resource-context/redis`.
+   */
+  shared: z
+    .custom<SharedTier>(
+      (value) =>
+        typeof value === 'object' &&
+        value !== null &&
+        ['lookup', 'publish', 'onInvalidation'].every(
+          (name) => typeof (value as Record<string, unknown>)[name] === 'function',
+        ),
+      { message: 'shared must be a SharedTier (lookup, publish, onInvalidation)' },
+    )
+    .optional(),
 });
 
 export type ContentCacheOptions = z.input<typeof cacheOptionsSchema>;
@@ -43,6 +59,8 @@ export interface CacheRead {
   readonly cache: CacheStatus;
   /** Set with `cache: 'stale'`: why the fresh read failed. */
   readonly error?: unknown;
+  /** With a shared tier, on a local miss: whether the fleet's copy served it, or why it could not. */
+  readonly shared?: SharedCacheStatus;
 }
 
 export interface ReadRequest {
@@ -82,7 +100,7 @@ interface Entry extends CachedContent {
 }
 
 interface Flight {
-  readonly promise: Promise<CachedContent>;
+  readonly promise: Promise<{ content: CachedContent; shared?: SharedCacheStatus }>;
   /** False once an invalidation lands during the read: its result must not be stored. */
   storable: boolean;
 }
@@ -106,6 +124,7 @@ export class ContentCache extends EventEmitter<CacheEvents> {
   readonly #entries: LRUCache<string, Entry>;
   readonly #keysByServer = new Map<string, Set<string>>();
   readonly #flights = new Map<string, Flight>();
+  readonly #unsubscribe: (() => void) | undefined;
   #metrics = {
     hits: 0,
     misses: 0,
@@ -128,6 +147,10 @@ export class ContentCache extends EventEmitter<CacheEvents> {
         if (reason !== 'set') this.#keysByServer.get(entry.server)?.delete(key);
       },
     });
+    // What other replicas heard is applied here without being published again.
+    this.#unsubscribe = this.#options.shared?.onInvalidation((invalidation) =>
+      this.#apply(invalidation, 'from another replica'),
+    );
   }
 
   /**
@@ -146,8 +169,8 @@ export class ContentCache extends EventEmitter<CacheEvents> {
     else this.#metrics.misses++;
     const flight = (!request.bypass && this.#flights.get(key)) || this.#startFlight(key, request, read);
     try {
-      const content = await raceAbort(flight.promise, request.signal);
-      return { content, cache: request.bypass ? 'bypass' : 'miss' };
+      const { content, shared } = await raceAbort(flight.promise, request.signal);
+      return { content, cache: request.bypass ? 'bypass' : 'miss', ...(shared && { shared }) };
     } catch (error) {
       const fallback = this.#entries.get(key);
       if (request.signal?.aborted || !fallback || Date.now() - fallback.fetchedAt > this.#options.maxStaleMs)
@@ -157,8 +180,50 @@ export class ContentCache extends EventEmitter<CacheEvents> {
     }
   }
 
-  /** `notifications/resources/updated`: this URI changed. */
+  /** `notifications/resources/updated`: this URI changed (told to the other replicas too). */
   invalidateResource(server: string, uri: string): void {
+    this.#options.shared?.publish({ kind: 'updated', server, uri });
+    this.#dropResource(server, uri, 'resource updated');
+  }
+
+  /** `notifications/resources/list_changed`: anything of this server may have changed. */
+  invalidateServer(server: string, reason = 'resource list changed'): void {
+    this.#options.shared?.publish({ kind: 'list-changed', server });
+    this.#dropServer(server, reason);
+  }
+
+  /**
+   * The server's session closed: its notifications may have been missed, so nothing of it is
+   * served fresh again, but the copies stay for stale-on-error.
+   */
+  markServerStale(server: string): void {
+    this.#options.shared?.publish({ kind: 'session-closed', server });
+    this.#markStale(server, 'session closed');
+  }
+
+  /** Nothing held is served fresh again (e.g. invalidations may have been missed); copies stay for stale-on-error. */
+  markAllStale(reason: string): void {
+    for (const server of [...this.#keysByServer.keys()]) this.#markStale(server, reason);
+  }
+
+  /** Stops listening to the shared tier's invalidations (the entries stay). */
+  dispose(): void {
+    this.#unsubscribe?.();
+  }
+
+  #apply(invalidation: Invalidation, origin: string): void {
+    if (invalidation.kind === 'updated') {
+      this.#dropResource(invalidation.server, invalidation.uri, `resource updated (${origin})`);
+    } else if (invalidation.kind === 'list-changed') {
+      this.#dropServer(invalidation.server, `resource list changed (${origin})`);
+    } else if (invalidation.kind === 'session-closed') {
+      this.#markStale(invalidation.server, `session closed (${origin})`);
+    } else {
+      this.markAllStale(invalidation.reason);
+    }
+  }
+
+  #dropResource(server: string, uri: string, reason: string): void {
     let entries = 0;
     for (const [key, flight] of this.#flights) {
       if (keyServer(key) === server && keyUri(key) === uri) {
@@ -169,11 +234,10 @@ export class ContentCache extends EventEmitter<CacheEvents> {
     for (const key of [...(this.#keysByServer.get(server) ?? [])]) {
       if (keyUri(key) === uri && this.#entries.delete(key)) entries++;
     }
-    this.#recordInvalidation({ server, uri, reason: 'resource updated', entries });
+    this.#recordInvalidation({ server, uri, reason, entries });
   }
 
-  /** `notifications/resources/list_changed`: anything of this server may have changed. */
-  invalidateServer(server: string, reason = 'resource list changed'): void {
+  #dropServer(server: string, reason: string): void {
     let entries = 0;
     for (const [key, flight] of this.#flights) {
       if (keyServer(key) === server) {
@@ -187,11 +251,7 @@ export class ContentCache extends EventEmitter<CacheEvents> {
     this.#recordInvalidation({ server, reason, entries });
   }
 
-  /**
-   * The server's session closed: its notifications may have been missed, so nothing of it is
-   * served fresh again, but the copies stay for stale-on-error.
-   */
-  markServerStale(server: string): void {
+  #markStale(server: string, reason: string): void {
     const now = Date.now();
     let entries = 0;
     for (const key of this.#keysByServer.get(server) ?? []) {
@@ -201,7 +261,7 @@ export class ContentCache extends EventEmitter<CacheEvents> {
         entries++;
       }
     }
-    this.#recordInvalidation({ server, reason: 'session closed', entries });
+    this.#recordInvalidation({ server, reason, entries });
   }
 
   /** How long a read stays fresh. */
@@ -231,19 +291,22 @@ export class ContentCache extends EventEmitter<CacheEvents> {
   }
 
   #startFlight(key: string, request: ReadRequest, read: () => Promise<ReadResourceResult>): Flight {
-    const started = performance.now();
+    const readFromServer = async () => {
+      const started = performance.now();
+      const content = { ...measureContents(await read()), fetchedAt: Date.now() };
+      this.emit('resource-read', {
+        server: request.server,
+        uri: request.uri,
+        bytes: content.bytes,
+        durationMs: performance.now() - started,
+      });
+      return content;
+    };
     const flight: Flight = {
       storable: true,
-      promise: read().then((result) => {
-        const content = { ...measureContents(result), fetchedAt: Date.now() };
-        this.emit('resource-read', {
-          server: request.server,
-          uri: request.uri,
-          bytes: content.bytes,
-          durationMs: performance.now() - started,
-        });
-        if (flight.storable) this.#store(key, request.server, content);
-        return content;
+      promise: this.#readThroughFleet(request, readFromServer, () => flight.storable).then((outcome) => {
+        if (flight.storable) this.#store(key, request.server, outcome.content);
+        return outcome;
       }),
     };
     this.#flights.set(key, flight);
@@ -253,6 +316,33 @@ export class ContentCache extends EventEmitter<CacheEvents> {
     };
     flight.promise.then(land, land);
     return flight;
+  }
+
+  /**
+   * Without a shared tier (or when bypassing it): the server. With one: the fleet's copy, or
+   * this replica's read under the fleet's lease (stored for the others unless invalidated
+   * meanwhile), or a read of its own when the fleet is unavailable or slow.
+   */
+  async #readThroughFleet(
+    request: ReadRequest,
+    readFromServer: () => Promise<CachedContent>,
+    storable: () => boolean,
+  ): Promise<{ content: CachedContent; shared?: SharedCacheStatus }> {
+    const shared = this.#options.shared;
+    if (!shared || request.bypass) return { content: await readFromServer() };
+    const lookup = await shared.lookup(request);
+    if (lookup.kind === 'hit') return { content: lookup.content, shared: 'hit' };
+    if (lookup.kind === 'alone') return { content: await readFromServer(), shared: lookup.reason };
+    let content: CachedContent;
+    try {
+      content = await readFromServer();
+    } catch (error) {
+      lookup.release();
+      throw error;
+    }
+    if (storable()) await lookup.fill(content);
+    else lookup.release();
+    return { content, shared: 'miss' };
   }
 
   #store(key: string, server: string, content: CachedContent): void {

@@ -28,6 +28,7 @@ export function createFreshness(
   option: ContentCache | ContentCacheOptions | undefined,
   emit: <Name extends keyof FreshnessEvents>(name: Name, ...payload: FreshnessEvents[Name]) => void,
 ): Freshness {
+  const owned = !(option instanceof ContentCache);
   const cache = option instanceof ContentCache ? option : new ContentCache(option);
   const subscriptions = new PinSubscriptions(servers, (failure) => emit('subscription-failed', failure));
   const onInvalidated = (event: CacheEvents['cache-invalidated'][0]) => emit('cache-invalidated', event);
@@ -47,6 +48,7 @@ export function createFreshness(
       subscriptions.dispose();
       cache.off('cache-invalidated', onInvalidated);
       cache.off('resource-read', onRead);
+      if (owned) cache.dispose();
     },
   };
 }

@@ -100,6 +100,7 @@ export async function fetchAttachment(
       composable,
       converted,
       cache: read.cache,
+      ...(read.shared && { sharedCache: read.shared }),
       ...(read.error !== undefined && { staleError: toFailure(read.error, attachment) }),
       durationMs: elapsed(),
     };

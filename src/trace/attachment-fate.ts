@@ -1,5 +1,5 @@
 import type { ContextError } from '../errors.js';
-import type { CacheStatus, OmittedContent, TraceEntry } from '../types.js';
+import type { CacheStatus, OmittedContent, SharedCacheStatus, TraceEntry } from '../types.js';
 
 /** The attachment a trace entry names: its scope, target and the pins it superseded. */
 export type TracedAttachment = Pick<
@@ -30,6 +30,8 @@ export type AttachmentFate<Content extends ContentFacts = ContentFacts, Composab
       readonly converted: Content;
       readonly composable: Composable;
       readonly cache: CacheStatus;
+      /** With a shared tier (several replicas): how the local miss went through it. */
+      readonly sharedCache?: SharedCacheStatus;
       readonly durationMs: number;
       /** With `cache: 'stale'`: why the fresh read failed (the stale copy went in instead). */
       readonly staleError?: ContextError;

@@ -41,6 +41,7 @@ export function toTraceEntry(
     ...(composed?.originalTokensEstimated && { originalTokensEstimated: true }),
     bytes: converted.bytes,
     cache: fate.cache,
+    ...(fate.sharedCache && { sharedCache: fate.sharedCache }),
     durationMs: fate.durationMs,
     ...(decision?.fate === 'omitted' && { reason: decision.reason }),
     ...(decision?.fate === 'truncated' && {

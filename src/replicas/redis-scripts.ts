@@ -1,0 +1,54 @@
+// Lua scripts run atomically by Redis. Every shared copy records the generations of its server
+// and its URI when the read began; an invalidation increments them, so a copy read before an
+// invalidation can neither be served nor stored after it (no delete has to win a race).
+
+/** KEYS: entry, lease, serverGeneration, uriGeneration. ARGV: token, leaseMs. → hit | lead | wait */
+export const lookupScript = `
+local serverGeneration = redis.call('GET', KEYS[3]) or '0'
+local uriGeneration = redis.call('GET', KEYS[4]) or '0'
+local entry = redis.call('HMGET', KEYS[1], 's', 'u', 'body')
+if entry[3] and entry[1] == serverGeneration and entry[2] == uriGeneration then
+  return {'hit', entry[3]}
+end
+if redis.call('SET', KEYS[2], ARGV[1], 'NX', 'PX', ARGV[2]) then
+  return {'lead', serverGeneration, uriGeneration}
+end
+return {'wait'}
+`;
+
+/**
+ * KEYS: entry, lease, serverGeneration, uriGeneration.
+ * ARGV: token, serverGeneration, uriGeneration, body, ttlMs. → 1 stored, 0 invalidated meanwhile.
+ */
+export const fillScript = `
+local stored = 0
+if (redis.call('GET', KEYS[3]) or '0') == ARGV[2] and (redis.call('GET', KEYS[4]) or '0') == ARGV[3] then
+  redis.call('HSET', KEYS[1], 's', ARGV[2], 'u', ARGV[3], 'body', ARGV[4])
+  redis.call('PEXPIRE', KEYS[1], ARGV[5])
+  stored = 1
+end
+if redis.call('GET', KEYS[2]) == ARGV[1] then redis.call('DEL', KEYS[2]) end
+return stored
+`;
+
+/** KEYS: lease. ARGV: token. Frees the lease only if it is still this holder's. */
+export const releaseScript = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+`;
+
+/** KEYS: lease. ARGV: token, leaseMs. Extends the lease while its holder is alive and reading. */
+export const renewScript = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 0
+`;
+
+/**
+ * KEYS: generation. ARGV: channel, message, generationTtlMs. Invalidates the shared copies and
+ * tells the other replicas, in one step. A generation outlives every copy that depends on it.
+ */
+export const invalidateScript = `
+redis.call('INCR', KEYS[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return redis.call('PUBLISH', ARGV[1], ARGV[2])
+`;

@@ -1,0 +1,345 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
+import { EventEmitter } from 'eventemitter3';
+import { Redis } from 'ioredis';
+import { z } from 'zod';
+import type {
+  Invalidation,
+  SharedContent,
+  SharedKey,
+  SharedLookup,
+  SharedTier,
+} from '../cache/shared-tier.js';
+import { parseOptions } from '../options/parse-options.js';
+import { redisKeys } from './redis-keys.js';
+import { fillScript, invalidateScript, lookupScript, releaseScript, renewScript } from './redis-scripts.js';
+
+const tierOptionsSchema = z.strictObject({
+  /** `redis://host:port/db`. */
+  url: z.string().min(1).default('redis://127.0.0.1:6379'),
+  /** Every key and the channel start with it: several deployments can share one Redis. */
+  keyPrefix: z.string().min(1).max(128).default('mcp-context:'),
+  /** How long a shared copy lives (give every replica the same value). */
+  ttlMs: z
+    .number()
+    .int()
+    .positive()
+    .default(5 * 60_000),
+  /** Larger reads are not shared (each replica keeps its own copy). */
+  maxEntryBytes: z
+    .number()
+    .int()
+    .positive()
+    .default(1024 * 1024),
+  /** A read lease lasts this long unless its holder renews it: a dead holder delays others at most this. */
+  leaseMs: z.number().int().positive().default(2_000),
+  /** How long a replica waits for another's read before reading on its own. */
+  waitTimeoutMs: z.number().int().positive().default(5_000),
+  /** Each Redis command fails after this, so a stalled Redis costs a turn at most this much per step. */
+  commandTimeoutMs: z.number().int().positive().default(1_000),
+  /** Names this replica in the messages it publishes (default: a random id). */
+  replicaId: z.string().min(1).optional(),
+});
+
+export type RedisSharedTierOptions = z.input<typeof tierOptionsSchema>;
+
+export type RedisSharedTierEvents = {
+  /** The subscription dropped: local copies are marked stale (messages may be missed). */
+  'connection-lost': [];
+  /** Subscribed again: local copies marked stale once more (messages may have been missed). */
+  'connection-restored': [];
+  /** Another replica's message was applied; `latencyMs` from its publish (same-host clocks). */
+  'invalidation-received': [event: { invalidation: Invalidation; origin: string; latencyMs: number }];
+  /** Publishing failed (Redis unreachable): kept, and sent when Redis is back. */
+  'invalidation-kept': [invalidation: Invalidation];
+};
+
+export interface RedisSharedTierMetrics {
+  readonly hits: number;
+  readonly leads: number;
+  readonly waits: number;
+  readonly waitTimeouts: number;
+  readonly unavailable: number;
+  readonly tooLargeToShare: number;
+  readonly published: number;
+  readonly publishFailures: number;
+  readonly received: number;
+}
+
+// Pending invalidations kept while Redis is unreachable; past this, they collapse per server.
+const maxPending = 1_000;
+
+/**
+ * The fleet's shared tier on Redis (ioredis): a second-level content cache, read leases and an
+ * invalidation bus, for a ContentCache (`new ContentCache({ shared })`). Redis being slow or
+ * down never reaches a turn as an error: lookups answer `alone` within their bounds, publishes
+ * are kept and sent on reconnect, and local caches are marked stale whenever messages may have
+ * been missed.
+ */
+export class RedisSharedTier extends EventEmitter<RedisSharedTierEvents> implements SharedTier {
+  readonly replicaId: string;
+  readonly #options: z.output<typeof tierOptionsSchema>;
+  readonly #keys: ReturnType<typeof redisKeys>;
+  readonly #commands: Redis;
+  readonly #subscriber: Redis;
+  readonly #listeners = new Set<(invalidation: Invalidation) => void>();
+  readonly #pending = new Map<string, Invalidation>();
+  #subscribed = false;
+  #everSubscribed = false;
+  #closed = false;
+  #metrics = {
+    hits: 0,
+    leads: 0,
+    waits: 0,
+    waitTimeouts: 0,
+    unavailable: 0,
+    tooLargeToShare: 0,
+    published: 0,
+    publishFailures: 0,
+    received: 0,
+  };
+
+  constructor(options: RedisSharedTierOptions = {}) {
+    super();
+    this.#options = parseOptions(tierOptionsSchema, options, 'redis');
+    this.replicaId = this.#options.replicaId ?? randomUUID();
+    this.#keys = redisKeys(this.#options.keyPrefix);
+    const connection = {
+      commandTimeout: this.#options.commandTimeoutMs,
+      connectTimeout: this.#options.commandTimeoutMs * 5,
+      // Fail at once while disconnected: the caller reads on its own instead of queueing.
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      autoResendUnfulfilledCommands: false,
+      retryStrategy: (attempt: number) => Math.min(50 * 2 ** attempt, 2_000),
+    };
+    this.#commands = new Redis(this.#options.url, connection);
+    this.#subscriber = new Redis(this.#options.url, { ...connection, autoResubscribe: false });
+    // Errors are reported as states (unavailable, connection-lost), never thrown at the host.
+    this.#commands.on('error', () => undefined);
+    this.#subscriber.on('error', () => undefined);
+    this.#commands.on('ready', () => void this.#flushPending());
+    this.#subscriber.on('ready', () => void this.#subscribe());
+    this.#subscriber.on('close', () => this.#onSubscriptionLost());
+    this.#subscriber.on('message', (_channel: string, message: string) => this.#onMessage(message));
+  }
+
+  /** Resolves once subscribed and ready for commands; rejects after `timeoutMs`. */
+  async ready(timeoutMs = 5_000): Promise<void> {
+    const started = Date.now();
+    while (!(this.#subscribed && this.#commands.status === 'ready')) {
+      if (this.#closed || Date.now() - started > timeoutMs)
+        throw new Error(`Redis at ${this.#options.url} not ready`);
+      await delay(10);
+    }
+  }
+
+  async lookup(key: SharedKey): Promise<SharedLookup> {
+    if (this.#commands.status !== 'ready') return this.#alone('unavailable');
+    const token = randomUUID();
+    const keys = this.#scriptKeys(key);
+    const deadline = Date.now() + this.#options.waitTimeoutMs;
+    try {
+      for (let attempt = 0; ; attempt++) {
+        const reply = (await this.#commands.eval(
+          lookupScript,
+          4,
+          ...keys,
+          token,
+          this.#options.leaseMs,
+        )) as string[];
+        if (reply[0] === 'hit') {
+          this.#metrics.hits++;
+          return { kind: 'hit', content: JSON.parse(reply[1] ?? 'null') as SharedContent };
+        }
+        if (reply[0] === 'lead') {
+          this.#metrics.leads++;
+          return this.#lead(keys, token, reply[1] ?? '0', reply[2] ?? '0');
+        }
+        if (attempt === 0) this.#metrics.waits++;
+        if (Date.now() >= deadline) {
+          this.#metrics.waitTimeouts++;
+          return { kind: 'alone', reason: 'wait-timeout' };
+        }
+        // Another replica is reading: look again soon (its fill or its lease's expiry ends the wait).
+        await delay(Math.min(5 * (attempt + 1), 25));
+      }
+    } catch {
+      return this.#alone('unavailable');
+    }
+  }
+
+  publish(invalidation: Invalidation): void {
+    if (invalidation.kind === 'all-stale') return;
+    void this.#send(invalidation);
+  }
+
+  onInvalidation(listener: (invalidation: Invalidation) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  get metrics(): RedisSharedTierMetrics {
+    return { ...this.#metrics };
+  }
+
+  /** Whether messages are being received right now. */
+  get connected(): boolean {
+    return this.#subscribed;
+  }
+
+  /** Closes both connections at once (pending invalidations are dropped). */
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#commands.disconnect();
+    this.#subscriber.disconnect();
+  }
+
+  // --- Internal helpers ---
+
+  #scriptKeys(key: SharedKey): [string, string, string, string] {
+    return [
+      this.#keys.entry(key),
+      this.#keys.lease(key),
+      this.#keys.serverGeneration(key.server),
+      this.#keys.uriGeneration(key.server, key.uri),
+    ];
+  }
+
+  #alone(reason: 'unavailable'): SharedLookup {
+    this.#metrics.unavailable++;
+    return { kind: 'alone', reason };
+  }
+
+  #lead(
+    keys: [string, string, string, string],
+    token: string,
+    serverGeneration: string,
+    uriGeneration: string,
+  ) {
+    const { leaseMs, ttlMs, maxEntryBytes } = this.#options;
+    // Renewed while this replica reads; if it dies, the lease lapses within leaseMs.
+    const renewal = setInterval(() => {
+      this.#commands.eval(renewScript, 1, keys[1], token, leaseMs).catch(() => undefined);
+    }, leaseMs / 3);
+    renewal.unref();
+    const release = () => {
+      clearInterval(renewal);
+      this.#commands.eval(releaseScript, 1, keys[1], token).catch(() => undefined);
+    };
+    return {
+      kind: 'lead' as const,
+      release,
+      fill: async (content: SharedContent) => {
+        clearInterval(renewal);
+        const body = JSON.stringify(content);
+        if (Buffer.byteLength(body) > maxEntryBytes) {
+          this.#metrics.tooLargeToShare++;
+          return release();
+        }
+        await this.#commands
+          .eval(fillScript, 4, ...keys, token, serverGeneration, uriGeneration, body, ttlMs)
+          .catch(() => undefined);
+      },
+    };
+  }
+
+  async #send(invalidation: Exclude<Invalidation, { kind: 'all-stale' }>): Promise<void> {
+    const generation =
+      invalidation.kind === 'updated'
+        ? this.#keys.uriGeneration(invalidation.server, invalidation.uri)
+        : this.#keys.serverGeneration(invalidation.server);
+    const message = JSON.stringify({ origin: this.replicaId, sentAt: now(), invalidation });
+    // A generation must outlive every shared copy that recorded it.
+    const generationTtlMs = this.#options.ttlMs * 2 + 60_000;
+    try {
+      if (this.#commands.status !== 'ready') throw new Error('not connected');
+      await this.#commands.eval(
+        invalidateScript,
+        1,
+        generation,
+        this.#keys.channel,
+        message,
+        generationTtlMs,
+      );
+      this.#metrics.published++;
+    } catch {
+      this.#metrics.publishFailures++;
+      this.#keep(invalidation);
+      this.emit('invalidation-kept', invalidation);
+    }
+  }
+
+  /** Kept until Redis is back: the other replicas and the shared copies must still hear it. */
+  #keep(invalidation: Exclude<Invalidation, { kind: 'all-stale' }>): void {
+    const id = JSON.stringify(invalidation);
+    this.#pending.set(id, invalidation);
+    if (this.#pending.size <= maxPending) return;
+    const servers = new Set([...this.#pending.values()].map((kept) => ('server' in kept ? kept.server : '')));
+    this.#pending.clear();
+    for (const server of servers) this.#pending.set(server, { kind: 'list-changed', server });
+  }
+
+  async #flushPending(): Promise<void> {
+    const pending = [...this.#pending.values()];
+    this.#pending.clear();
+    for (const invalidation of pending) {
+      if (invalidation.kind !== 'all-stale') await this.#send(invalidation);
+    }
+  }
+
+  async #subscribe(): Promise<void> {
+    try {
+      await this.#subscriber.subscribe(this.#keys.channel);
+    } catch {
+      return; // the connection dropped again; its next 'ready' retries
+    }
+    this.#subscribed = true;
+    if (this.#everSubscribed) {
+      // Whatever was published while unsubscribed was missed: nothing local is fresh.
+      this.#notify({
+        kind: 'all-stale',
+        reason: 'Redis connection restored (invalidations may have been missed)',
+      });
+      this.emit('connection-restored');
+    }
+    this.#everSubscribed = true;
+  }
+
+  #onSubscriptionLost(): void {
+    if (!this.#subscribed) return;
+    this.#subscribed = false;
+    if (this.#closed) return;
+    this.#notify({ kind: 'all-stale', reason: 'Redis connection lost (invalidations may be missed)' });
+    this.emit('connection-lost');
+  }
+
+  #onMessage(message: string): void {
+    let parsed: { origin?: unknown; sentAt?: unknown; invalidation?: Invalidation };
+    try {
+      parsed = JSON.parse(message);
+    } catch {
+      return; // not ours
+    }
+    if (parsed.origin === this.replicaId || !parsed.invalidation || typeof parsed.origin !== 'string') return;
+    this.#metrics.received++;
+    this.#notify(parsed.invalidation);
+    const latencyMs = typeof parsed.sentAt === 'number' ? now() - parsed.sentAt : Number.NaN;
+    this.emit('invalidation-received', {
+      invalidation: parsed.invalidation,
+      origin: parsed.origin,
+      latencyMs,
+    });
+  }
+
+  #notify(invalidation: Invalidation): void {
+    for (const listener of this.#listeners) listener(invalidation);
+  }
+}
+
+// --- Module helpers ---
+
+/** Wall-clock milliseconds with sub-millisecond resolution, comparable across processes on one host. */
+function now(): number {
+  return performance.timeOrigin + performance.now();
+}
