@@ -124,6 +124,11 @@ export class PostgresAttachmentStore implements AttachmentStore {
     return result.rows.map((row) => toAttachment(row, this.location));
   }
 
+  async listAll(limit: number): Promise<Attachment[]> {
+    const result = await this.#query<PinRow>(`SELECT * FROM ${this.#table} ORDER BY seq LIMIT $1`, [limit]);
+    return result.rows.map((row) => toAttachment(row, this.location));
+  }
+
   /** Closes the connections; later calls fail with STORE_CLOSED. Closing twice is harmless. */
   async close(): Promise<void> {
     if (this.#closed) return;
