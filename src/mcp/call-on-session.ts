@@ -2,6 +2,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { isSessionGone } from './classify-transport-error.js';
 import { raceAbort } from './race-abort.js';
 import type { ServerConnection } from './server-connection.js';
+import { sessionIdOf } from './session-id-of.js';
 import { toContextError } from './to-context-error.js';
 
 export type SessionRequest = { signal?: AbortSignal; timeout: number };
@@ -36,10 +37,11 @@ export async function callOnSession<T>(
     options.signal?.throwIfAborted();
     // Connecting is not abortable in the SDK: race it, so a hung server cannot outlive the caller.
     const client = await raceAbort(connection.client(), options.signal);
+    const carriedSessionId = sessionIdOf(client) !== undefined;
     try {
       return await run(client, request);
     } catch (error) {
-      if (options.signal?.aborted || !isSessionGone(error)) throw error;
+      if (options.signal?.aborted || !isSessionGone(error, carriedSessionId)) throw error;
       connection.invalidate(client);
       if (!idempotent.has(operation)) throw error;
       return await run(await raceAbort(connection.client(), options.signal), request);

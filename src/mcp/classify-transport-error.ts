@@ -27,11 +27,12 @@ export function shouldFallBackToSse(error: unknown, initialized: boolean): boole
 /**
  * Whether the session behind a failed request is gone, so the next request needs a new one:
  * the connection closed, the transport is not connected, the network failed, or (MCP spec,
- * "Session Management") the server answered 404 to a request carrying our session id.
+ * "Session Management") the server answered 404 to a request carrying our session id. A 404
+ * without a session id (a stateless server) is the server's answer, not a lost session.
  */
-export function isSessionGone(error: unknown): boolean {
+export function isSessionGone(error: unknown, carriedSessionId: boolean): boolean {
   if (error instanceof McpError) return error.code === ErrorCode.ConnectionClosed;
-  if (httpStatusOf(error) === 404) return true;
+  if (httpStatusOf(error) === 404) return carriedSessionId;
   if (error instanceof Error && error.message === 'Not connected') return true;
   return isNetworkFailure(error) && !isTlsFailure(error);
 }

@@ -14,6 +14,7 @@ import { checkEndpoint, type EndpointPolicy } from './endpoint-policy.js';
 import { type ReconnectPolicy, reconnectDelay } from './reconnect-schedule.js';
 import type { McpServerConfig } from './server-config.js';
 import { type ConnectionState, type ServerStatus, ServerStatusRecord } from './server-status.js';
+import { sessionIdOf } from './session-id-of.js';
 
 export type { ConnectionState } from './server-status.js';
 
@@ -56,6 +57,13 @@ export class ServerConnection {
   #connecting: Promise<Client> | undefined;
   #client: Client | undefined;
   #reconnectTimer: NodeJS.Timeout | undefined;
+  /**
+   * Backoff position: failed connects, plus sessions that died soon after opening (a server
+   * that accepts initialize and then drops every session must not be re-initialized at the
+   * first delay forever). Reset by a session that lived long enough.
+   */
+  #backoffAttempt = 0;
+  #openedAt = 0;
 
   constructor(name: string, config: McpServerConfig, options: ConnectionOptions) {
     this.name = name;
@@ -150,15 +158,18 @@ export class ServerConnection {
     const { client } = opened;
     client.onclose = () => this.#onClose(client);
     // MCP spec, "Session Management": a 404 to a request carrying our session id means the
-    // server forgot the session (e.g. it restarted); the GET stream reports it here.
+    // server forgot the session (e.g. it restarted); the GET stream reports it here. A
+    // stateless server issues no session id and refuses the optional GET stream with 404 or
+    // 405: that is "no stream", and the session stays.
     client.onerror = (error) => {
-      if (httpStatusOf(error) === 404) this.invalidate(client);
+      if (httpStatusOf(error) === 404 && sessionIdOf(client) !== undefined) this.invalidate(client);
     };
     if (this.#closed) {
       await client.close();
       throw this.#closedError();
     }
     this.#client = client;
+    this.#openedAt = Date.now();
     clearTimeout(this.#reconnectTimer);
     this.#reconnectTimer = undefined;
     this.#status.clear('nextReconnectAt');
@@ -177,16 +188,20 @@ export class ServerConnection {
 
   #onClose(client: Client): void {
     if (this.#client === client) this.#client = undefined;
+    const policy = this.#options.reconnect;
+    const lived = Date.now() - this.#openedAt;
+    this.#backoffAttempt = policy !== false && lived < stableSessionMs(policy) ? this.#backoffAttempt + 1 : 0;
     if (!this.#closed) this.#status.update({ state: 'disconnected' });
-    this.#options.notify({ type: 'session-closed', server: this.name });
+    // Scheduled first, so a `session-closed` listener sees when the next attempt comes.
     this.#scheduleReconnect();
+    this.#options.notify({ type: 'session-closed', server: this.name });
   }
 
   #scheduleReconnect(): void {
     const policy = this.#options.reconnect;
     if (policy === false || this.#closed || this.#reconnectTimer !== undefined) return;
     const attempt = this.#status.snapshot().reconnectAttempts;
-    const delay = reconnectDelay(attempt, policy);
+    const delay = reconnectDelay(this.#backoffAttempt, policy);
     this.#status.update({ nextReconnectAt: new Date(Date.now() + delay).toISOString() });
     this.#reconnectTimer = setTimeout(() => {
       this.#reconnectTimer = undefined;
@@ -195,6 +210,7 @@ export class ServerConnection {
       this.client().catch(() => {
         if (this.#closed) return;
         this.#status.update({ reconnectAttempts: attempt + 1 });
+        this.#backoffAttempt++;
         this.#scheduleReconnect();
       });
     }, delay);
@@ -235,4 +251,11 @@ export class ServerConnection {
       notify({ type: 'prompts-list-changed', server });
     });
   }
+}
+
+// --- Internal helpers ---
+
+/** A session that closes sooner than this after opening counts as a failed attempt. */
+function stableSessionMs(policy: ReconnectPolicy): number {
+  return policy.maxDelayMs;
 }
