@@ -14,6 +14,7 @@ export const scenarios = [
   { key: 'countingThroughput', file: 'counting-throughput.ts' },
   { key: 'adversarial', file: 'adversarial.ts' },
   { key: 'eventLoop', file: 'event-loop.ts' },
+  { key: 'replicas', file: 'replicas.ts' },
 ] as const satisfies readonly { key: string; file: string }[];
 
 export type ScenarioKey = (typeof scenarios)[number]['key'];
