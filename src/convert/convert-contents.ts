@@ -1,10 +1,10 @@
-import { createHash } from 'node:crypto';
 import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ConvertedSection } from '../render/converted-section.js';
 import type { OmittedContent } from '../types.js';
 import type { Converter } from './converter.js';
 import { ConverterRegistry } from './converter-registry.js';
 import { decodeBase64Strict } from './decode-base64-strict.js';
+import { hashContents } from './hash-contents.js';
 import { parseMediaType } from './media-type.js';
 import { sniffMediaType } from './sniff-media-type.js';
 import { isUiResource, uiResourceReason } from './ui-resource.js';
@@ -19,7 +19,7 @@ export interface ConvertedResource {
   /** True when at least one item is text or a media part. */
   readonly textual: boolean;
   readonly bytes: number;
-  /** sha256 (hex) over every content item as the server sent it. */
+  /** sha256 (hex) of the bytes as sent (`hashContents`). */
   readonly sha256: string;
   /** Items that cannot be shown at all (binary, invalid UTF-8). */
   readonly omittedContents: OmittedContent[];
@@ -35,19 +35,21 @@ const defaultRegistry = new ConverterRegistry();
 /**
  * Converts every content item of a read with the converter its media type selects. An invalid
  * base64 blob throws (UNSUPPORTED_CONTENT): the attachment becomes an error, not content.
+ * `sha256`, when the caller already knows it (the content cache hashed the same contents with
+ * `hashContents`), is used as is rather than hashed again.
  */
 export function convertContents(
   contents: readonly ContentItem[],
   registry: ConverterRegistry = defaultRegistry,
+  sha256?: string,
 ): ConvertedResource {
-  const hash = createHash('sha256');
   const sections: ConvertedSection[] = [];
   const omittedContents: OmittedContent[] = [];
   const notes: string[] = [];
   let bytes = 0;
   let firstMimeType: string | undefined;
   for (const item of contents) {
-    const section = convertItem(item, registry, hash, notes);
+    const section = convertItem(item, registry, notes);
     firstMimeType ??= section.mimeType;
     bytes += section.bytes;
     if (section.kind === 'omitted') {
@@ -65,7 +67,7 @@ export function convertContents(
     sections,
     textual: sections.some((section) => section.kind !== 'omitted'),
     bytes,
-    sha256: hash.digest('hex'),
+    sha256: sha256 ?? hashContents(contents),
     omittedContents,
     notes,
   };
@@ -76,13 +78,11 @@ export function convertContents(
 function convertItem(
   item: ContentItem,
   registry: ConverterRegistry,
-  hash: ReturnType<typeof createHash>,
   notes: string[],
 ): ConvertedSection {
   const isText = 'text' in item && typeof item.text === 'string';
   const text = isText ? (item.text as string) : undefined;
   const data = isText ? undefined : decodeBase64Strict(blobOf(item), item.uri);
-  hash.update(text ?? (data as Uint8Array));
   let mimeType = item.mimeType;
   let sniffedText: string | undefined;
   if (mimeType === undefined) {

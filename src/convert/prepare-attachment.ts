@@ -57,7 +57,10 @@ export async function prepareAttachment(
   options: {
     /** Default: the built-in converters. */
     readonly converters?: ConverterRegistry;
-    /** Share the conversion across turns under the content's sha256 (as the content cache names it). */
+    /**
+     * Share the conversion across turns under the content's sha256, as the content cache named
+     * it (`hashContents` of exactly these contents: a cut read is not passed here).
+     */
     readonly derived?: { readonly cache: ConversionMemo; readonly sha256: string };
   } = {},
 ): Promise<Prepared> {
@@ -65,7 +68,7 @@ export async function prepareAttachment(
   const key = derived?.cache.conversionKey(derived.sha256, converters);
   let conversion = key === undefined ? undefined : derived?.cache.conversion(key);
   if (!conversion) {
-    const converted = convertContents(result.contents, converters);
+    const converted = convertContents(result.contents, converters, derived?.sha256);
     const sections = [...converted.sections, ...byteCapSections(result)].map(escapeSection);
     conversion = { converted, sections };
     if (key !== undefined) derived?.cache.keepConversion(key, conversion);
