@@ -2,6 +2,7 @@ import { ContextError } from '../errors.js';
 import { escapeClosingTag, frameElement } from '../render/frame-element.js';
 import { escapeFrameContent } from '../render/frame-resource.js';
 import type { InstructionsEntry } from '../types.js';
+import { fitRendering } from './fit-rendering.js';
 import { planBudget } from './plan-budget.js';
 import type { Tokenizer } from './tokenizer.js';
 import { takeHead } from './truncate/take-head.js';
@@ -35,7 +36,6 @@ export const serverInstructionsPreamble =
   '<mcp-server-instructions> frames comes from the named server.\n\n';
 
 const frameTag = 'mcp-server-instructions';
-const maxRefinements = 8;
 
 /**
  * The instructions each named server sent in `initialize`, as one bounded section: each in a
@@ -85,7 +85,6 @@ export async function collectServerInstructions(
     ),
   );
   const available = maxTokens - (await tokenizer.count(serverInstructionsPreamble));
-  const shown = new Map<number, { text: string; truncated: boolean }>();
   // The same planner as resources: max-min fair shares; a share too small for a useful cut is
   // given up and the rest re-shared.
   const decisions = planBudget(
@@ -94,9 +93,8 @@ export async function collectServerInstructions(
   );
   const active = candidates.filter((_, position) => decisions[position]?.fate !== 'omitted');
   const shares = decisions.flatMap((decision) => (decision.fate === 'omitted' ? [] : [decision.tokens]));
-  let text = '';
-  for (let round = 0; round <= maxRefinements; round++) {
-    shown.clear();
+  const render = async () => {
+    const shown = new Map<number, { text: string; truncated: boolean }>();
     for (const [position, item] of active.entries()) {
       const share = shares[position] ?? 0;
       if (share >= item.fullTokens) {
@@ -108,18 +106,19 @@ export async function collectServerInstructions(
       shown.set(item.index, { text: frame(item.server, head.text + marker), truncated: true });
     }
     const frames = [...shown.entries()].sort(([a], [b]) => a - b).map(([, value]) => value.text);
-    text = frames.length === 0 ? '' : serverInstructionsPreamble + frames.join('');
+    const text = frames.length === 0 ? '' : serverInstructionsPreamble + frames.join('');
     const excess = (await tokenizer.count(text)) - maxTokens;
-    if (excess <= 0) break;
-    if (round === maxRefinements || shares.length === 0) {
-      shown.clear();
-      text = '';
-      break;
-    }
-    // Token merges at the joints: take the excess from the largest share and render again.
+    return { fits: excess <= 0, excess, shown, text };
+  };
+  // Token merges at the joints: take the excess from the largest share and render again.
+  const fitted = await fitRendering(render, ({ excess }) => {
+    if (shares.length === 0) return false;
     const largest = shares.indexOf(Math.max(...shares));
     shares[largest] = (shares[largest] ?? 0) - excess;
-  }
+    return true;
+  });
+  const shown = fitted?.shown ?? new Map<number, { text: string; truncated: boolean }>();
+  const text = fitted?.text ?? '';
   const entries = await Promise.all(
     fetched.map(async (item, index): Promise<ServerInstructionsEntry> => {
       if (item.error)

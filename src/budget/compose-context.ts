@@ -1,10 +1,10 @@
-import { type AssembledBody, assembleBody } from '../render/assemble-body.js';
+import { assembleBody } from '../render/assemble-body.js';
 import { contextPreamble, frameResource } from '../render/frame-resource.js';
 import type { ContextBlock, MediaPart, OmittedContent } from '../types.js';
 import type { ComposableAttachment, ComposeOptions } from './composable-attachment.js';
-import type { BodyMeasure } from './measure-body.js';
+import { fitRendering } from './fit-rendering.js';
 import type { BudgetDecision } from './plan-budget.js';
-import { type Cost, planShares, provenanceOf } from './plan-shares.js';
+import { type PlannedAttachment, planShares, provenanceOf } from './plan-shares.js';
 import type { Tokenizer } from './tokenizer.js';
 import { truncationStrategies } from './truncate/truncation-strategies.js';
 import { truncationMarker } from './truncation-marker.js';
@@ -26,14 +26,10 @@ export interface ComposedAttachment {
 export interface ComposedContext {
   readonly blocks: ContextBlock[];
   readonly usedTokens: number;
-  /** Parallel to the input. */
+  /** One per attachment, in the order given. */
   readonly attachments: ComposedAttachment[];
 }
 
-// Re-planning after the exact count is rare (token merges across cuts, line-aware cuts); a few
-// rounds suffice because each one removes at least the measured excess. Should they not,
-// nothing is injected rather than something over budget.
-const maxRefinements = 8;
 // Rounds that hand tokens a cut left unused back to cut attachments.
 const maxGrowRounds = 3;
 
@@ -48,48 +44,39 @@ export async function composeContext(
   tokenizer: Tokenizer,
   options: ComposeOptions,
 ): Promise<ComposedContext> {
-  const bodies = items.map((item) => assembleBody(item.sections, options.model));
   if (items.length === 0) return { blocks: [], usedTokens: 0, attachments: [] };
   const maxTokens = Math.floor(options.maxTokens * (1 - (options.safetyMargin ?? 0)));
-  const available = maxTokens - (await tokenizer.count(contextPreamble));
-  const { measures, costs, decisions } = await planShares(items, bodies, tokenizer, options, available);
-  const render = (index: number, decision: BudgetDecision) =>
-    renderAttachment(
-      items[index] as ComposableAttachment,
-      bodies[index] as AssembledBody,
-      measures[index] as BodyMeasure,
-      costs[index] as Cost,
-      decision,
-      tokenizer,
-      options,
-    );
+  const preambleTokens = await tokenizer.count(contextPreamble);
+  const available = maxTokens - preambleTokens;
+  const bodies = items.map((item) => ({ item, body: assembleBody(item.sections, options.model) }));
+  const planned = await planShares(bodies, tokenizer, options, available);
+  const context: FitContext = { tokenizer, options, maxTokens, preambleTokens };
 
-  let fitted: Fitted | undefined;
-  for (let round = 0; round <= maxRefinements; round++) {
-    const attempt = await evaluate(items, decisions, render, tokenizer, maxTokens, options.renderOrder);
-    if (attempt.excess <= 0 && attempt.overCap.length === 0) {
-      fitted = attempt;
-      break;
-    }
-    for (const { index, excess: over } of attempt.overCap)
-      shrink(decisions, costs, index, over, options.minTokens);
-    if (attempt.excess > 0 && attempt.overCap.length === 0) {
-      shrink(decisions, costs, largest(decisions), attempt.excess, options.minTokens);
-    }
-  }
-  if (!fitted) return omitAll(items, measures, bodies);
-  fitted = await grow(fitted, items, decisions, costs, render, tokenizer, maxTokens, options.renderOrder);
-
+  const fitted = await fitRendering(
+    () => evaluate(planned, context),
+    (attempt) => {
+      for (const over of attempt.rendered.filter(({ excess }) => excess > 0)) {
+        over.attachment.decision = shrink(over.attachment, over.excess, options.minTokens);
+      }
+      if (attempt.excess > 0 && attempt.rendered.every(({ excess }) => excess <= 0)) {
+        const target = largest(planned);
+        if (target) target.decision = shrink(target, attempt.excess, options.minTokens);
+      }
+      return true;
+    },
+  );
+  if (!fitted) return omitAll(planned);
+  const final = await grow(fitted, planned, context);
   return {
-    blocks: fitted.blocks,
-    usedTokens: fitted.usedTokens,
-    attachments: fitted.decisions.map((decision, index) => ({
+    blocks: final.blocks,
+    usedTokens: final.usedTokens,
+    attachments: final.rendered.map(({ attachment, tokens, decision }) => ({
       decision,
-      tokens: fitted.tokens[index] ?? 0,
-      originalTokens: measures[index]?.originalTokens ?? 0,
-      originalTokensEstimated: measures[index]?.estimated ?? false,
-      omittedContents: bodies[index]?.omittedContents ?? [],
-      injectable: bodies[index]?.injectable ?? false,
+      tokens,
+      originalTokens: attachment.measure.originalTokens,
+      originalTokensEstimated: attachment.measure.estimated,
+      omittedContents: attachment.body.omittedContents,
+      injectable: attachment.body.injectable,
     })),
   };
 }
@@ -97,27 +84,71 @@ export async function composeContext(
 // --- Internal helpers ---
 
 type ResourceBlock = ContextBlock & { kind: 'resource' };
-type Render = (index: number, decision: BudgetDecision) => Promise<ResourceBlock | undefined>;
 
-interface Fitted {
+/** A planned attachment whose decision the fit loop may still change. */
+type Fitting = { -readonly [Key in keyof PlannedAttachment]: PlannedAttachment[Key] };
+
+interface FitContext {
+  readonly tokenizer: Tokenizer;
+  readonly options: ComposeOptions;
+  readonly maxTokens: number;
+  readonly preambleTokens: number;
+}
+
+/** One attachment as rendered in an attempt: its block, its count, and how far over its cap. */
+interface RenderedAttachment {
+  readonly attachment: Fitting;
+  /** The decision this rendering was made with. */
+  readonly decision: BudgetDecision;
+  readonly block: ResourceBlock | undefined;
+  readonly tokens: number;
+  /** Tokens over the attachment's own cap (≤ 0 when within it). */
+  readonly excess: number;
+}
+
+interface Attempt {
+  readonly fits: boolean;
   readonly blocks: ContextBlock[];
   readonly usedTokens: number;
-  readonly tokens: number[];
-  readonly decisions: BudgetDecision[];
+  /** Tokens over the turn's budget (≤ 0 when within it). */
   readonly excess: number;
-  readonly overCap: { index: number; excess: number }[];
+  readonly rendered: readonly RenderedAttachment[];
+}
+
+/** Renders every attachment with its current decision and counts what that costs. */
+async function evaluate(attachments: readonly Fitting[], context: FitContext): Promise<Attempt> {
+  const rendered = await Promise.all(
+    attachments.map(async (attachment): Promise<RenderedAttachment> => {
+      const decision = attachment.decision;
+      const block = await renderAttachment(attachment, decision, context);
+      const tokens = block ? await context.tokenizer.count(block.text) : 0;
+      const excess = tokens - (attachment.item.capTokens ?? Number.POSITIVE_INFINITY);
+      return { attachment, decision, block, tokens, excess };
+    }),
+  );
+  const blocks = assemble(rendered, context.options.renderOrder);
+  // Every block ends with ">\n\n" and the next starts with "<" (the preamble ends ".\n\n"): the
+  // pre-tokenizer always splits there, so no token spans a join and the whole rendering counts
+  // exactly as the sum of its blocks (the property test checks this against a full count).
+  const usedTokens =
+    blocks.length === 0 ? 0 : context.preambleTokens + rendered.reduce((sum, { tokens }) => sum + tokens, 0);
+  const excess = usedTokens - context.maxTokens;
+  return {
+    fits: excess <= 0 && rendered.every((attachment) => attachment.excess <= 0),
+    blocks,
+    usedTokens,
+    excess,
+    rendered,
+  };
 }
 
 async function renderAttachment(
-  item: ComposableAttachment,
-  assembled: AssembledBody,
-  measure: BodyMeasure,
-  cost: Cost,
+  attachment: PlannedAttachment,
   decision: BudgetDecision,
-  tokenizer: Tokenizer,
-  options: ComposeOptions,
+  { tokenizer, options }: FitContext,
 ): Promise<ResourceBlock | undefined> {
   if (decision.fate === 'omitted') return undefined;
+  const { item, body: assembled, measure, cost } = attachment;
   const base = provenanceOf(item, measure);
   if (decision.fate === 'whole') {
     const provenance = { ...base, truncated: false };
@@ -158,95 +189,55 @@ function withParts(block: ResourceBlock, parts: readonly MediaPart[]): ResourceB
   return parts.length === 0 ? block : { ...block, parts };
 }
 
-/** Renders every attachment with the current decisions and counts what that costs. */
-async function evaluate(
-  items: readonly ComposableAttachment[],
-  decisions: BudgetDecision[],
-  render: Render,
-  tokenizer: Tokenizer,
-  maxTokens: number,
-  renderOrder: readonly number[],
-): Promise<Fitted> {
-  const rendered = await Promise.all(decisions.map((decision, index) => render(index, decision)));
-  const blocks = assemble(rendered, renderOrder);
-  const tokens = await Promise.all(rendered.map((block) => (block ? tokenizer.count(block.text) : 0)));
-  // Every block ends with ">\n\n" and the next starts with "<" (the preamble ends ".\n\n"): the
-  // pre-tokenizer always splits there, so no token spans a join and the whole rendering counts
-  // exactly as the sum of its blocks (the property test checks this against a full count).
-  const usedTokens =
-    blocks.length === 0
-      ? 0
-      : (await tokenizer.count(contextPreamble)) + tokens.reduce((sum, count) => sum + count, 0);
-  const overCap = items.flatMap((item, index) => {
-    const excess = (tokens[index] ?? 0) - (item.capTokens ?? Number.POSITIVE_INFINITY);
-    return excess > 0 ? [{ index, excess }] : [];
-  });
-  return { blocks, usedTokens, tokens, decisions: [...decisions], excess: usedTokens - maxTokens, overCap };
-}
-
 /**
  * Cuts rarely land on their exact share (a dropped partial character, a line end, a marker
  * shorter than its worst case): hand what is left to cut attachments that can use it, keeping
  * the result only when it still fits.
  */
-async function grow(
-  fitted: Fitted,
-  items: readonly ComposableAttachment[],
-  decisions: BudgetDecision[],
-  costs: readonly Cost[],
-  render: Render,
-  tokenizer: Tokenizer,
-  maxTokens: number,
-  renderOrder: readonly number[],
-): Promise<Fitted> {
+async function grow(fitted: Attempt, attachments: readonly Fitting[], context: FitContext): Promise<Attempt> {
   let best = fitted;
   for (let round = 0; round < maxGrowRounds; round++) {
-    const slack = maxTokens - best.usedTokens;
+    const slack = context.maxTokens - best.usedTokens;
     if (slack <= 0) break;
-    const candidate = [...best.decisions];
-    let changed = false;
+    const kept = attachments.map((attachment) => attachment.decision);
     let left = slack;
-    for (const [index, decision] of candidate.entries()) {
+    for (const { attachment, decision, tokens } of best.rendered) {
       if (decision.fate !== 'truncated' || left <= 0) continue;
-      const cap = Math.min(
-        items[index]?.capTokens ?? Number.POSITIVE_INFINITY,
-        costs[index]?.fullTokens ?? 0,
-      );
-      const room = cap - (best.tokens[index] ?? 0);
-      const extra = Math.min(left, room);
+      const cap = Math.min(attachment.item.capTokens ?? Number.POSITIVE_INFINITY, attachment.cost.fullTokens);
+      const extra = Math.min(left, cap - tokens);
       if (extra <= 0) continue;
-      candidate[index] = {
+      attachment.decision = {
         fate: 'truncated',
         tokens: decision.tokens + extra,
         contentTokens: decision.contentTokens + extra,
       };
       left -= extra;
-      changed = true;
     }
-    if (!changed) break;
-    const attempt = await evaluate(items, candidate, render, tokenizer, maxTokens, renderOrder);
-    if (attempt.excess > 0 || attempt.overCap.length > 0 || attempt.usedTokens <= best.usedTokens) break;
+    if (left === slack) break;
+    const attempt = await evaluate(attachments, context);
+    if (!attempt.fits || attempt.usedTokens <= best.usedTokens) {
+      for (const [index, attachment] of attachments.entries())
+        attachment.decision = kept[index] ?? attachment.decision;
+      break;
+    }
     best = attempt;
-    decisions.splice(0, decisions.length, ...candidate);
   }
   return best;
 }
 
-function assemble(
-  rendered: readonly (ContextBlock | undefined)[],
-  renderOrder: readonly number[],
-): ContextBlock[] {
-  const blocks = renderOrder.map((index) => rendered[index]).filter((block) => block !== undefined);
+function assemble(rendered: readonly RenderedAttachment[], renderOrder: readonly number[]): ContextBlock[] {
+  const blocks = renderOrder.map((index) => rendered[index]?.block).filter((block) => block !== undefined);
   return blocks.length === 0 ? [] : [{ kind: 'preamble', text: contextPreamble }, ...blocks];
 }
 
-/** The attachment holding the most tokens, or -1. */
-function largest(decisions: readonly BudgetDecision[]): number {
-  let found = -1;
+/** The attachment holding the most tokens, if any is not omitted. */
+function largest(attachments: readonly Fitting[]): Fitting | undefined {
+  let found: Fitting | undefined;
   let most = -1;
-  for (const [index, decision] of decisions.entries()) {
+  for (const attachment of attachments) {
+    const { decision } = attachment;
     if (decision.fate !== 'omitted' && decision.tokens > most) {
-      found = index;
+      found = attachment;
       most = decision.tokens;
     }
   }
@@ -254,39 +245,27 @@ function largest(decisions: readonly BudgetDecision[]): number {
 }
 
 /** Takes `excess` tokens from one attachment; omits it if that leaves less than a useful cut. */
-function shrink(
-  decisions: BudgetDecision[],
-  costs: readonly Cost[],
-  index: number,
-  excess: number,
-  minTokens: number,
-): void {
-  const decision = decisions[index];
-  const cost = costs[index];
-  if (!decision || decision.fate === 'omitted' || !cost) return;
+function shrink(attachment: PlannedAttachment, excess: number, minTokens: number): BudgetDecision {
+  const { decision, cost } = attachment;
+  if (decision.fate === 'omitted') return decision;
   const tokens = decision.tokens - excess;
   const contentTokens = tokens - cost.truncatedOverheadTokens;
-  decisions[index] =
-    contentTokens >= minTokens
-      ? { fate: 'truncated', tokens, contentTokens }
-      : { fate: 'omitted', reason: 'the exact count of the rendered context left it too little room' };
+  return contentTokens >= minTokens
+    ? { fate: 'truncated', tokens, contentTokens }
+    : { fate: 'omitted', reason: 'the exact count of the rendered context left it too little room' };
 }
 
-function omitAll(
-  items: readonly ComposableAttachment[],
-  measures: readonly BodyMeasure[],
-  bodies: readonly AssembledBody[],
-): ComposedContext {
+function omitAll(attachments: readonly PlannedAttachment[]): ComposedContext {
   return {
     blocks: [],
     usedTokens: 0,
-    attachments: items.map((_, index) => ({
+    attachments: attachments.map(({ measure, body }) => ({
       decision: { fate: 'omitted', reason: 'the rendered context could not be fitted to the budget' },
       tokens: 0,
-      originalTokens: measures[index]?.originalTokens ?? 0,
-      originalTokensEstimated: measures[index]?.estimated ?? false,
-      omittedContents: bodies[index]?.omittedContents ?? [],
-      injectable: bodies[index]?.injectable ?? false,
+      originalTokens: measure.originalTokens,
+      originalTokensEstimated: measure.estimated,
+      omittedContents: body.omittedContents,
+      injectable: body.injectable,
     })),
   };
 }

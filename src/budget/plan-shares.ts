@@ -14,10 +14,17 @@ export interface Cost {
   readonly markerTokens: number;
 }
 
-export interface Shares {
-  readonly measures: BodyMeasure[];
-  readonly costs: Cost[];
-  readonly decisions: BudgetDecision[];
+/** One attachment with its body as this turn's model sees it. */
+export interface AttachmentBody {
+  readonly item: ComposableAttachment;
+  readonly body: AssembledBody;
+}
+
+/** One attachment as planned: how far its body was counted, what it costs, and its share. */
+export interface PlannedAttachment extends AttachmentBody {
+  readonly measure: BodyMeasure;
+  readonly cost: Cost;
+  readonly decision: BudgetDecision;
 }
 
 // Rounds that count further into bodies the plan gave more than was counted.
@@ -29,36 +36,34 @@ const shareSlack = 64;
  * Measures and plans together. Each body is counted only as far as its share could reach: fair
  * sharing starts every body at an equal share and counts further only where the plan hands out
  * more, so the total counted follows the budget, not the number or size of the resources.
+ * Returns one record per attachment, in the order given.
  */
 export async function planShares(
-  items: readonly ComposableAttachment[],
-  bodies: readonly AssembledBody[],
+  attachments: readonly AttachmentBody[],
   tokenizer: Tokenizer,
   options: ComposeOptions,
   available: number,
-): Promise<Shares> {
-  const measure = (index: number, limit: number) =>
-    measureCached(
-      items[index] as ComposableAttachment,
-      (bodies[index] as AssembledBody).body,
-      limit,
-      tokenizer,
-      options,
-    );
-  const ceilings = items.map((item) => Math.max(0, Math.min(item.capTokens ?? available, available)));
+): Promise<PlannedAttachment[]> {
   const firstShare =
-    options.strategy === 'fair' ? Math.ceil(available / items.length) + shareSlack : available;
-  let measures = await Promise.all(
-    ceilings.map((ceiling, index) => measure(index, Math.min(ceiling, firstShare))),
+    options.strategy === 'fair' ? Math.ceil(available / attachments.length) + shareSlack : available;
+  let measured = await Promise.all(
+    attachments.map(async (attachment) => {
+      const ceiling = Math.max(0, Math.min(attachment.item.capTokens ?? available, available));
+      const measure = await measureCached(attachment, Math.min(ceiling, firstShare), tokenizer, options);
+      return { ...attachment, ceiling, measure };
+    }),
   );
   for (let round = 0; ; round++) {
-    const costs = await Promise.all(
-      items.map((item, index) => measureFrame(item, measures[index] as BodyMeasure, tokenizer)),
+    const costed = await Promise.all(
+      measured.map(async (attachment) => ({
+        ...attachment,
+        cost: await measureFrame(attachment.item, attachment.measure, tokenizer),
+      })),
     );
     const decisions = planBudget(
-      items.map((item, index) => ({
-        fullTokens: costs[index]?.fullTokens ?? 0,
-        truncatedOverheadTokens: costs[index]?.truncatedOverheadTokens ?? 0,
+      costed.map(({ item, cost }) => ({
+        fullTokens: cost.fullTokens,
+        truncatedOverheadTokens: cost.truncatedOverheadTokens,
         ...(item.capTokens !== undefined && { capTokens: item.capTokens }),
         scope: item.provenance.scope,
       })),
@@ -69,20 +74,31 @@ export async function planShares(
         ...(options.reserve && { reservations: options.reserve }),
       },
     );
-    const short = decisions.flatMap((decision, index) => {
-      const counted = measures[index] as BodyMeasure;
-      const needs = decision.fate === 'truncated' ? decision.contentTokens : 0;
-      return counted.estimated && needs > counted.head.tokens.length ? [index] : [];
-    });
-    if (short.length === 0 || round === maxMeasureRounds) return { measures, costs, decisions };
-    const next = [...measures];
-    await Promise.all(
-      short.map(async (index) => {
-        const allocated = (decisions[index] as { tokens: number }).tokens;
-        next[index] = await measure(index, Math.min(ceilings[index] ?? 0, allocated * 2));
+    // planBudget answers one decision per item, in order.
+    const planned = costed.map((attachment, index) => ({
+      ...attachment,
+      decision: decisions[index] ?? omittedByPlan,
+    }));
+    const short = (attachment: (typeof planned)[number]) =>
+      attachment.measure.estimated &&
+      attachment.decision.fate === 'truncated' &&
+      attachment.decision.contentTokens > attachment.measure.head.tokens.length;
+    if (!planned.some(short) || round === maxMeasureRounds) {
+      return planned.map(({ item, body, measure, cost, decision }) => ({
+        item,
+        body,
+        measure,
+        cost,
+        decision,
+      }));
+    }
+    measured = await Promise.all(
+      planned.map(async (attachment) => {
+        if (!short(attachment) || attachment.decision.fate !== 'truncated') return attachment;
+        const limit = Math.min(attachment.ceiling, attachment.decision.tokens * 2);
+        return { ...attachment, measure: await measureCached(attachment, limit, tokenizer, options) };
       }),
     );
-    measures = next;
   }
 }
 
@@ -99,6 +115,8 @@ export function provenanceOf(
 }
 
 // --- Internal helpers ---
+
+const omittedByPlan: BudgetDecision = { fate: 'omitted', reason: 'the budget plan gave it no share' };
 
 async function measureFrame(
   item: ComposableAttachment,
@@ -127,15 +145,14 @@ async function measureFrame(
 
 /** measureBody, through the derived cache when the content has a key. */
 async function measureCached(
-  item: ComposableAttachment,
-  body: string,
+  { item, body }: AttachmentBody,
   limit: number,
   tokenizer: Tokenizer,
   options: ComposeOptions,
 ): Promise<BodyMeasure> {
-  if (item.contentKey === undefined || !options.derived) return measureBody(body, limit, tokenizer);
+  if (item.contentKey === undefined || !options.derived) return measureBody(body.body, limit, tokenizer);
   const key = `${item.contentKey}|${tokenizer.name}|${modelKey(options.model)}`;
-  return options.derived.measureOnce(key, limit, () => measureBody(body, limit, tokenizer));
+  return options.derived.measureOnce(key, limit, () => measureBody(body.body, limit, tokenizer));
 }
 
 /** The body depends on which media the model takes in (parts or placeholders). */

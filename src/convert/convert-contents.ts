@@ -75,11 +75,7 @@ export function convertContents(
 
 // --- Internal helpers ---
 
-function convertItem(
-  item: ContentItem,
-  registry: ConverterRegistry,
-  notes: string[],
-): ConvertedSection {
+function convertItem(item: ContentItem, registry: ConverterRegistry, notes: string[]): ConvertedSection {
   const isText = 'text' in item && typeof item.text === 'string';
   const text = isText ? (item.text as string) : undefined;
   const data = isText ? undefined : decodeBase64Strict(blobOf(item), item.uri);

@@ -41,7 +41,7 @@ export const providerOptionsSchema = z.object({
   attachments: z.custom<object>(hasMethods('pin', 'unpin', 'list'), {
     message: 'attachments must be an AttachmentStore',
   }),
-  policy: z.custom<object>(hasMethods('authorize'), { message: 'policy must be an AccessPolicy' }),
+  policy: z.custom<object>(hasMethods('authorize', 'bind'), { message: 'policy must be an AccessPolicy' }),
   budget: budgetSchema,
   tokenizer: z.custom<object>(hasMethods('encode', 'decode', 'count')).optional(),
   converters: z

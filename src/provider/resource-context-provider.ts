@@ -4,7 +4,7 @@ import { EventEmitter } from 'eventemitter3';
 import type { AttachmentStore } from '../attachments/attachment-store.js';
 import { collectTurnAttachments } from '../attachments/collect-turn-attachments.js';
 import type { ResolvedAttachment } from '../attachments/resolve-turn-attachments.js';
-import { composeContext } from '../budget/compose-context.js';
+import { type ComposedAttachment, composeContext } from '../budget/compose-context.js';
 import { rankForBudget } from '../budget/rank-for-budget.js';
 import { createTiktokenTokenizer } from '../budget/tiktoken-tokenizer.js';
 import type { Tokenizer } from '../budget/tokenizer.js';
@@ -158,7 +158,7 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
     }
 
     // 5 budget: rank what is ready, pay for the server instructions first
-    const ready = rankForBudget(fetched.flatMap(readyItem), (item) => ({
+    const ready = rankForBudget(fetched.filter(isReady), (item) => ({
       ...item.attachment,
       ...(item.annotationPriority !== undefined && { annotationPriority: item.annotationPriority }),
     }));
@@ -189,7 +189,10 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
     const context = addInstructionsBlock(composed, instructions);
 
     // 7 trace
-    const composition = new Map(ready.map((item, index) => [item, composed.attachments[index]]));
+    // composeContext answers one record per attachment, in the order given.
+    const composition = new Map<TurnItem, ComposedAttachment | undefined>(
+      ready.map((item, index) => [item, composed.attachments[index]]),
+    );
     const trace = traceTurn(
       {
         turnId: turn.turnId ?? randomUUID(),
@@ -198,7 +201,7 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
         startedAt,
         durationMs: performance.now() - started,
         budget: { maxTokens: budget.maxTokens, usedTokens: context.usedTokens },
-        items: fetched.map((item) => ({ ...item, composed: composition.get(item as ReadyItem) })),
+        items: fetched.map((item) => ({ ...item, composed: composition.get(item) })),
         ...(context.instructions && { instructions: context.instructions }),
       },
       this.#changes,
@@ -226,7 +229,7 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
   ): void {
     const subscriptions = this.#freshness?.subscriptions;
     if (!subscriptions) return;
-    const held = { pipeline: [] as Target[], conversation: [] as Target[] };
+    const held: Record<'pipeline' | 'conversation', Target[]> = { pipeline: [], conversation: [] };
     for (const { attachment, access } of authorized) {
       if (!access.allowed) continue;
       const target = { server: attachment.server, uri: attachment.uri };
@@ -292,8 +295,8 @@ type Access =
   | Extract<AccessDecision, { allowed: true }>
   | { readonly allowed: false; readonly fate: Extract<FetchedAttachment, { kind: 'failed' }> };
 
-function readyItem(item: TurnItem): ReadyItem[] {
-  return item.fate.kind === 'ready' ? [item as ReadyItem] : [];
+function isReady(item: TurnItem): item is ReadyItem {
+  return item.fate.kind === 'ready';
 }
 
 /** Who a turn acts as: its pipeline, and its agent where the host has one. */
