@@ -25,6 +25,17 @@ export interface AttachmentOptions {
   readonly maxTokens?: number;
   /** Read it from the server every turn, never from the content cache. */
   readonly bypassCache?: boolean;
+  /**
+   * Inject it even when the server's listing marks it for the user only (`annotations.audience`
+   * without `assistant`), which otherwise leaves it out (status `omitted`).
+   */
+  readonly ignoreAudience?: boolean;
+  /**
+   * Load it as a skill (skills extension `io.modelcontextprotocol/skills`): the URI names a
+   * `SKILL.md`; its entry (skills/get) is checked against the host's caps and its content
+   * verified against the entry's digest, size and frontmatter before it is injected.
+   */
+  readonly skill?: boolean;
 }
 
 /** What a host attaches to one message. */
@@ -109,6 +120,10 @@ export interface BlockProvenance {
   /** Tokens of the converted content before any cut (an estimate when `originalTokensEstimated`). */
   readonly originalTokens?: number;
   readonly originalTokensEstimated?: boolean;
+  /** The server's `annotations.lastModified` for it (ISO 8601), from its listing. */
+  readonly lastModified?: string;
+  /** Set when it was loaded as a skill: the skill's name and description, from its verified entry. */
+  readonly skill?: { readonly name: string; readonly description: string };
 }
 
 /** Content passed to the model natively (not as text), framed by a placeholder line in its block. */
@@ -140,6 +155,8 @@ export type ContextBlock =
 
 export type TraceStatus =
   | 'injected'
+  /** Left out before reading: for the user only (`annotations.audience`), or listed over the byte cap. */
+  | 'omitted'
   | 'truncated'
   | 'omitted-budget'
   | 'denied'
@@ -180,6 +197,10 @@ export interface TraceEntry {
   /** The template the uri was expanded from, if any. */
   readonly template?: string;
   readonly mimeType?: string;
+  /** The server's `annotations.lastModified` (ISO 8601), where its listing gives one. */
+  readonly lastModified?: string;
+  /** The skill's name, when the attachment was loaded as a skill. */
+  readonly skillName?: string;
   readonly status: TraceStatus;
   /** Tokens this attachment took in the rendered context, its frame included. */
   readonly tokens: number;

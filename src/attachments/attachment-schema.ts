@@ -20,6 +20,8 @@ const messageAttachmentSchema = z
     priority: z.number().int().min(-1000).max(1000).optional(),
     maxTokens: z.number().int().positive().optional(),
     bypassCache: z.boolean().optional(),
+    ignoreAudience: z.boolean().optional(),
+    skill: z.boolean().optional(),
   })
   .superRefine((value, context) => {
     if ((value.uri === undefined) === (value.template === undefined)) {

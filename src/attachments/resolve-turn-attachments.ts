@@ -19,6 +19,10 @@ export interface ResolvedAttachment {
   readonly priority: number;
   readonly maxTokens?: number;
   readonly bypassCache?: boolean;
+  /** Inject even when the listing marks it for the user only. */
+  readonly ignoreAudience?: boolean;
+  /** Load it as a skill (its URI names a SKILL.md). */
+  readonly skill?: boolean;
   /** Attachments for the same (server, uri) from wider scopes, merged into this one. */
   readonly superseded: SupersededAttachment[];
   /** Set when the target could not be resolved to a URI; the turn reports it, never drops it. */
@@ -88,6 +92,8 @@ function toCandidate(
     priority: attachment.priority ?? 0,
     ...(attachment.maxTokens !== undefined && { maxTokens: attachment.maxTokens }),
     ...(attachment.bypassCache !== undefined && { bypassCache: attachment.bypassCache }),
+    ...(attachment.ignoreAudience && { ignoreAudience: true }),
+    ...(attachment.skill && { skill: true }),
     superseded: [],
   };
   try {

@@ -51,6 +51,20 @@ export class ListingIndex {
     return typeof priority === 'number' ? priority : undefined;
   }
 
+  /**
+   * The listing's entry for a resource (annotations, size, title), if its server lists it; what
+   * the provider consults before reading. `signal` ends this caller's wait, not the listing.
+   */
+  async listedOf(
+    server: string,
+    uri: string,
+    actor: { pipelineId: string; agentId?: string },
+    signal?: AbortSignal,
+  ): Promise<Resource | undefined> {
+    const listing = await raceAbort(this.#listing(server, actor), signal).catch(() => undefined);
+    return listing?.get(uri);
+  }
+
   dispose(): void {
     this.#detach();
     this.#listings.clear();

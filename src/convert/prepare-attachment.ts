@@ -12,6 +12,10 @@ export interface PrepareTarget {
   readonly server: string;
   readonly uri: string;
   readonly maxTokens?: number;
+  /** The listing's `annotations.lastModified`, for the frame's provenance. */
+  readonly lastModified?: string;
+  /** A skill's name and description (from its verified entry), for the frame. */
+  readonly skillFrame?: { readonly name: string; readonly description: string };
 }
 
 /** A read as conversion takes it: contents, and what a byte cap cut (the registry's `CappedReadResult`). */
@@ -81,6 +85,8 @@ export async function prepareAttachment(
       uri: attachment.uri,
       mimeType: converted.mimeType,
       sha256: converted.sha256,
+      ...(attachment.lastModified !== undefined && { lastModified: attachment.lastModified }),
+      ...(attachment.skillFrame !== undefined && { skill: attachment.skillFrame }),
     },
     sections,
     ...(key !== undefined && { contentKey: key }),

@@ -101,6 +101,11 @@ export class McpServerRegistry extends EventEmitter<RegistryEvents> implements S
     }
   }
 
+  /** The most content bytes one read keeps unless a call asks for fewer (`maxReadBytes`). */
+  get maxReadBytes(): number {
+    return this.#options.maxReadBytes;
+  }
+
   /** Configured server names, in config order. */
   get serverNames(): string[] {
     return [...this.#connections.keys()];

@@ -19,6 +19,7 @@ import type { McpServerRegistry } from '../mcp/mcp-server-registry.js';
 import { parseOptions } from '../options/parse-options.js';
 import type { AccessPolicy } from '../policy/access-policy.js';
 import type { AccessDecision, Principal } from '../policy/access-request.js';
+import { decideFromListing } from '../policy/decide-from-listing.js';
 import type { PolicyBoundServers } from '../policy/policy-bound-servers.js';
 import { addInstructionsBlock } from '../render/add-instructions-block.js';
 import { renderOrder } from '../render/render-order.js';
@@ -257,22 +258,42 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
   ): Promise<TurnItem> {
     if (!access.allowed) return { attachment, fate: access.fate };
     const actor = actorOf(turn);
-    const [fate, annotationPriority] = await Promise.all([
-      fetchAttachment(attachment, {
-        actor,
-        servers: this.#servers,
-        cache: this.#freshness?.cache,
-        bypassCache: turn.bypassCache === true,
-        ...(this.#converters && { converters: this.#converters }),
-        ...(this.#freshness && { derived: this.#freshness.derived }),
-        signal,
-        deadline,
-        readTimeoutMs: this.#readTimeoutMs,
-        limits: access.limits,
-      }),
-      this.#freshness?.listings.priorityOf(attachment.server, attachment.uri, actor, signal),
-    ]);
-    return { attachment, fate, ...(annotationPriority !== undefined && { annotationPriority }) };
+    // The listing first (shared per server, within its TTL): it can spare the read altogether.
+    const listed = await this.#freshness?.listings.listedOf(attachment.server, attachment.uri, actor, signal);
+    const lastModified = listed?.annotations?.lastModified;
+    const annotationPriority = listed?.annotations?.priority;
+    const described = {
+      ...attachment,
+      ...(lastModified !== undefined && { lastModified }),
+      ...(annotationPriority !== undefined && { annotationPriority }),
+    };
+    const verdict = decideFromListing(listed, {
+      ...(attachment.ignoreAudience && { ignoreAudience: true }),
+      maxBytes: Math.min(access.limits.maxBytes ?? Number.POSITIVE_INFINITY, this.#servers.maxReadBytes),
+    });
+    if (verdict) {
+      const fate = {
+        kind: 'skipped',
+        status: 'omitted',
+        reason: verdict.reason,
+        cache: 'bypass',
+        durationMs: 0,
+      } as const;
+      return { attachment: described, fate };
+    }
+    const fate = await fetchAttachment(described, {
+      actor,
+      servers: this.#servers,
+      cache: this.#freshness?.cache,
+      bypassCache: turn.bypassCache === true,
+      ...(this.#converters && { converters: this.#converters }),
+      ...(this.#freshness && { derived: this.#freshness.derived }),
+      signal,
+      deadline,
+      readTimeoutMs: this.#readTimeoutMs,
+      limits: access.limits,
+    });
+    return { attachment: described, fate, ...(annotationPriority !== undefined && { annotationPriority }) };
   }
 }
 
@@ -280,7 +301,7 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
 
 /** One attachment of the turn: where it came from and what became of it. */
 interface TurnItem {
-  readonly attachment: ResolvedAttachment;
+  readonly attachment: ResolvedAttachment & { readonly lastModified?: string; readonly skillName?: string };
   readonly fate: FetchedAttachment;
   /** The listed `annotations.priority` (0–1), where the server gives one: ranks equal attachments. */
   readonly annotationPriority?: number;

@@ -34,6 +34,11 @@ export function frameResource(provenance: BlockProvenance, body: string): string
       ['uri', provenance.uri],
       ['mime', provenance.mimeType],
       ['scope', provenance.scope],
+      ...(provenance.lastModified !== undefined ? [['modified', provenance.lastModified] as const] : []),
+      // A skill's own words about itself: escaped like every attribute, data like its body.
+      ...(provenance.skill !== undefined
+        ? [['skill', provenance.skill.name] as const, ['description', provenance.skill.description] as const]
+        : []),
       ['sha256', provenance.sha256.slice(0, 16)],
       ...tokens,
       ['truncated', String(provenance.truncated)],

@@ -4,7 +4,7 @@ import type { CacheStatus, OmittedContent, SharedCacheStatus, TraceEntry } from 
 /** The attachment a trace entry names: its scope, target and the pins it superseded. */
 export type TracedAttachment = Pick<
   TraceEntry,
-  'scope' | 'attachmentId' | 'server' | 'uri' | 'template' | 'superseded'
+  'scope' | 'attachmentId' | 'server' | 'uri' | 'template' | 'superseded' | 'lastModified' | 'skillName'
 >;
 
 /** What the trace reports of converted content (the convert step's `ConvertedResource`). */
@@ -35,6 +35,14 @@ export type AttachmentFate<Content extends ContentFacts = ContentFacts, Composab
       readonly durationMs: number;
       /** With `cache: 'stale'`: why the fresh read failed (the stale copy went in instead). */
       readonly staleError?: ContextError;
+    }
+  | {
+      /** Left out before any read, for a reason the listing gave (audience, size). */
+      readonly kind: 'skipped';
+      readonly status: 'omitted';
+      readonly reason: string;
+      readonly cache: CacheStatus;
+      readonly durationMs: number;
     }
   | {
       readonly kind: 'failed';

@@ -14,7 +14,23 @@ export function toTraceEntry(
     server: attachment.server,
     uri: attachment.uri,
     ...(attachment.template !== undefined && { template: attachment.template }),
+    ...(attachment.lastModified !== undefined && { lastModified: attachment.lastModified }),
+    ...(attachment.skillName !== undefined && { skillName: attachment.skillName }),
   };
+  if (fate.kind === 'skipped') {
+    return {
+      ...origin,
+      status: fate.status,
+      tokens: 0,
+      originalTokens: 0,
+      bytes: 0,
+      cache: fate.cache,
+      durationMs: fate.durationMs,
+      reason: fate.reason,
+      superseded: attachment.superseded,
+      omittedContents: [],
+    };
+  }
   if (fate.kind === 'failed') {
     return {
       ...origin,
@@ -31,11 +47,18 @@ export function toTraceEntry(
   }
   const { converted } = fate;
   const decision = composed?.decision;
+  const status = statusOf(fate, composed);
+  const omittedContents = composed?.omittedContents ?? converted.omittedContents;
   return {
     ...origin,
     mimeType: converted.mimeType,
     sha256: converted.sha256,
-    status: statusOf(fate, composed),
+    status,
+    // Nothing injectable: the items' own reasons say why (e.g. an MCP Apps UI resource).
+    ...(status === 'unsupported' &&
+      omittedContents.length > 0 && {
+        reason: [...new Set(omittedContents.map((item) => item.reason))].join('; '),
+      }),
     tokens: composed?.tokens ?? 0,
     originalTokens: composed?.originalTokens ?? 0,
     ...(composed?.originalTokensEstimated && { originalTokensEstimated: true }),
@@ -49,7 +72,7 @@ export function toTraceEntry(
     }),
     ...(fate.staleError && { error: { code: fate.staleError.code, message: fate.staleError.message } }),
     superseded: attachment.superseded,
-    omittedContents: composed?.omittedContents ?? converted.omittedContents,
+    omittedContents,
     ...(converted.notes.length > 0 && { notes: converted.notes }),
     ...(change !== undefined && { change }),
   };
