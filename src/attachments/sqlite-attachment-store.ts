@@ -60,9 +60,9 @@ export class SqliteAttachmentStore implements AttachmentStore {
           database
             .prepare(
               `INSERT INTO mcp_context_pins
-                 (id, scope_kind, scope_id, server, target_uri, uri, template, arguments_json, priority, max_tokens, added_at)
+                 (id, scope_kind, scope_id, server, target_uri, uri, template, arguments_json, priority, max_tokens, added_at, ignore_audience, skill)
                VALUES
-                 (@id, @scope_kind, @scope_id, @server, @target_uri, @uri, @template, @arguments_json, @priority, @max_tokens, @added_at)`,
+                 (@id, @scope_kind, @scope_id, @server, @target_uri, @uri, @template, @arguments_json, @priority, @max_tokens, @added_at, @ignore_audience, @skill)`,
             )
             .run(row);
         })

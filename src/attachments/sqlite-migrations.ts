@@ -33,6 +33,13 @@ export const migrations: readonly ((database: Database.Database) => void)[] = [
       CREATE INDEX mcp_context_pins_scope ON mcp_context_pins (scope_kind, scope_id, seq);
     `);
   },
+  // 2: the pin options of issue 15: inject despite a user-only audience; load as a skill.
+  (database) => {
+    database.exec(`
+      ALTER TABLE mcp_context_pins ADD COLUMN ignore_audience INTEGER;
+      ALTER TABLE mcp_context_pins ADD COLUMN skill INTEGER;
+    `);
+  },
 ];
 
 /**

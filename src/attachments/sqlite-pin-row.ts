@@ -14,6 +14,9 @@ export interface PinRow {
   readonly priority: number | null;
   readonly max_tokens: number | null;
   readonly added_at: string;
+  /** 1 when set (schema version 2); null otherwise. */
+  readonly ignore_audience: number | null;
+  readonly skill: number | null;
 }
 
 export function toPinRow(attachment: Attachment, targetUri: string): PinRow {
@@ -30,6 +33,8 @@ export function toPinRow(attachment: Attachment, targetUri: string): PinRow {
     priority: attachment.priority ?? null,
     max_tokens: attachment.maxTokens ?? null,
     added_at: attachment.addedAt,
+    ignore_audience: attachment.ignoreAudience ? 1 : null,
+    skill: attachment.skill ? 1 : null,
   };
 }
 
@@ -46,6 +51,8 @@ export function toAttachment(row: PinRow, path: string): Attachment {
     ...target,
     ...(row.priority !== null && { priority: row.priority }),
     ...(row.max_tokens !== null && { maxTokens: row.max_tokens }),
+    ...(row.ignore_audience ? { ignoreAudience: true } : {}),
+    ...(row.skill ? { skill: true } : {}),
     scope,
     id: row.id,
     addedAt: row.added_at,

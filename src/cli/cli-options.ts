@@ -20,6 +20,8 @@ export const cliOptions = {
   attach: { type: 'string', multiple: true },
   budget: { type: 'string' },
   format: { type: 'string' },
+  'ignore-audience': { type: 'boolean' },
+  skill: { type: 'boolean' },
   content: { type: 'boolean' },
   pinning: { type: 'boolean' },
 } as const satisfies NonNullable<ParseArgsConfig['options']>;

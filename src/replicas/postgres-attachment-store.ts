@@ -86,12 +86,14 @@ export class PostgresAttachmentStore implements AttachmentStore {
     // A replaced pin takes a new seq, as a delete-and-insert would.
     await this.#query(
       `INSERT INTO ${this.#table}
-         (id, scope_kind, scope_id, server, target_uri, uri, template, arguments_json, priority, max_tokens, added_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+         (id, scope_kind, scope_id, server, target_uri, uri, template, arguments_json, priority, max_tokens, added_at,
+          ignore_audience, skill)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
        ON CONFLICT (scope_kind, scope_id, server, target_uri) DO UPDATE SET
          seq = DEFAULT, id = EXCLUDED.id, uri = EXCLUDED.uri, template = EXCLUDED.template,
          arguments_json = EXCLUDED.arguments_json, priority = EXCLUDED.priority,
-         max_tokens = EXCLUDED.max_tokens, added_at = EXCLUDED.added_at`,
+         max_tokens = EXCLUDED.max_tokens, added_at = EXCLUDED.added_at,
+         ignore_audience = EXCLUDED.ignore_audience, skill = EXCLUDED.skill`,
       [
         row.id,
         row.scope_kind,
@@ -104,6 +106,8 @@ export class PostgresAttachmentStore implements AttachmentStore {
         row.priority,
         row.max_tokens,
         row.added_at,
+        row.ignore_audience,
+        row.skill,
       ],
     );
     return structuredClone(attachment);

@@ -27,6 +27,10 @@ export const postgresMigrations: readonly ((schema: string) => string)[] = [
     CREATE UNIQUE INDEX mcp_context_pins_target ON ${schema}.mcp_context_pins (scope_kind, scope_id, server, target_uri);
     CREATE INDEX mcp_context_pins_scope ON ${schema}.mcp_context_pins (scope_kind, scope_id, seq);
   `,
+  // 2: the pin options of issue 15 (as SQLite's migration 2).
+  (schema) => `
+    ALTER TABLE ${schema}.mcp_context_pins ADD COLUMN ignore_audience INTEGER, ADD COLUMN skill INTEGER;
+  `,
 ];
 
 /**

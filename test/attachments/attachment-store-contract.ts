@@ -53,6 +53,30 @@ export function testAttachmentStore(name: string, createStore: () => Promise<Att
       await store.close?.();
     });
 
+    it('keeps the ignoreAudience and skill options of a pin', async () => {
+      const store = await createStore();
+      await store.pin({
+        scope: { pipelineId: 'p' },
+        server: 'workspace',
+        uri: 'workspace://handbook',
+        ignoreAudience: true,
+      });
+      await store.pin({
+        scope: { pipelineId: 'p' },
+        server: 'workspace',
+        uri: 'skill://git-workflow/SKILL.md',
+        skill: true,
+      });
+      await store.pin({ scope: { pipelineId: 'p' }, server: 'workspace', uri: 'workspace://guide' });
+      const pins = await store.list({ pipelineId: 'p' });
+      expect(pins.map((pin) => [pin.ignoreAudience, pin.skill])).toEqual([
+        [true, undefined],
+        [undefined, true],
+        [undefined, undefined],
+      ]);
+      await store.close?.();
+    });
+
     it('keeps templates with their arguments', async () => {
       const store = await createStore();
       await store.pin({

@@ -78,7 +78,7 @@ describe('SqliteAttachmentStore', () => {
     expect(await reopened.list({ pipelineId: 'support' })).toEqual([repos, context]);
   });
 
-  it('opens the file in WAL mode, marked as a pin store at schema version 1', async () => {
+  it('opens the file in WAL mode, marked as a pin store at schema version 2', async () => {
     const path = join(temporaryDirectory(), 'pins.sqlite');
     await openStore(path).close();
     const database = new Database(path, { readonly: true });
@@ -87,7 +87,7 @@ describe('SqliteAttachmentStore', () => {
     });
     expect(database.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(database.pragma('application_id', { simple: true })).toBe(storeApplicationId);
-    expect(database.pragma('user_version', { simple: true })).toBe(1);
+    expect(database.pragma('user_version', { simple: true })).toBe(2);
   });
 
   it('a second process sees the pins the first wrote, and the first sees the second’s', async () => {

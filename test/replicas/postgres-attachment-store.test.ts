@@ -57,7 +57,7 @@ describe('PostgresAttachmentStore', () => {
     const schema = await freshSchema();
     await openStore({ schema });
     const { rows } = await sql(`SELECT application, version FROM "${schema}".mcp_context_schema`);
-    expect(rows).toEqual([{ application: 'mcp-resource-context', version: 1 }]);
+    expect(rows).toEqual([{ application: 'mcp-resource-context', version: 2 }]);
   });
 
   it('replicas opening a new schema at once migrate it exactly once', async () => {

@@ -11,10 +11,10 @@ import { UsageError } from '../usage-error.js';
 export const pinAddCommand: CliCommand = {
   name: 'pin add',
   arguments:
-    '(--pipeline P | --conversation C) <server> <uri> [--max-tokens N] [--priority N]\n' +
+    '(--pipeline P | --conversation C) <server> <uri> [--max-tokens N] [--priority N] [--ignore-audience] [--skill]\n' +
     '      a <uri> with {braces} is a template: add its arguments as key=value …',
   summary: 'pin a resource (or template) to a pipeline or a conversation, in the pin store',
-  options: ['pipeline', 'conversation', 'max-tokens', 'priority'],
+  options: ['pipeline', 'conversation', 'max-tokens', 'priority', 'ignore-audience', 'skill'],
   async run(context, positionals, values) {
     const scope = scopeFromOptions(values);
     const [server, target] = requirePositionals(positionals, ['server', 'uri'] as const, { rest: true });
@@ -41,6 +41,8 @@ export const pinAddCommand: CliCommand = {
       ...(isTemplate ? { template: target, arguments: parseKeyValues(rest) } : { uri: target }),
       ...(maxTokens !== undefined && { maxTokens }),
       ...(priority !== undefined && { priority }),
+      ...(values['ignore-audience'] === true && { ignoreAudience: true }),
+      ...(values.skill === true && { skill: true }),
     } as PinInput;
     const store = await context.store();
     const pin = await store.pin(input).catch(async (error: unknown) => {
