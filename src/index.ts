@@ -141,6 +141,8 @@ export {
   type ToOpenAIMessagesOptions,
   toOpenAIMessages,
 } from './render/to-openai-messages.js';
+export { readSkillFile } from './skills/read-skill-file.js';
+export type { SkillLimits, SkillLimitsInput } from './skills/skill-limits.js';
 export {
   createExplorationTools,
   type ExplorationTools,

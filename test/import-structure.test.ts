@@ -21,7 +21,7 @@ const floors: readonly (readonly string[])[] = [
   ['provider'],
   ['tools', 'prompts', 'replicas'],
   ['attachments', 'links'],
-  ['policy'],
+  ['policy', 'skills'],
   ['cache'],
   ['mcp'],
   ['audit', 'credentials'],

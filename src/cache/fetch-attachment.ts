@@ -5,6 +5,7 @@ import { type PrepareTarget, prepareAttachment } from '../convert/prepare-attach
 import { ContextError } from '../errors.js';
 import type { AccessLimits } from '../mcp/access-limits.js';
 import { applyReadLimits } from '../mcp/apply-read-limits.js';
+import type { CappedReadResult } from '../mcp/cap-read-result.js';
 import { raceAbort } from '../mcp/race-abort.js';
 import type { ServerOperations } from '../mcp/server-operations.js';
 import type { AttachmentFate } from '../trace/attachment-fate.js';
@@ -41,6 +42,11 @@ export interface FetchContext {
   readonly converters?: ConverterRegistry;
   /** The access binding's media types and byte cap, applied after the (shared) read. */
   readonly limits?: AccessLimits;
+  /**
+   * Checks the read before it is converted (a skill's digest, size and frontmatter); a throw makes
+   * the attachment an error, and nothing of the content is used.
+   */
+  readonly verify?: (read: CappedReadResult) => void;
 }
 
 /**
@@ -87,6 +93,7 @@ export async function fetchAttachment(
     const result = context.limits
       ? applyReadLimits(read.content.result, context.limits, attachment)
       : read.content.result;
+    context.verify?.(result);
     const { converted, composable } = await prepareAttachment(attachment, result, {
       ...(context.converters && { converters: context.converters }),
       // A read cut by the binding's byte cap is not the content its hash names: not shared.

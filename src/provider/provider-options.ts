@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { skillLimitsSchema } from '../skills/skill-limits.js';
 
 // The fields without defaults: a per-turn override must not reset what it does not mention.
 const budgetFields = {
@@ -54,6 +55,8 @@ export const providerOptionsSchema = z.object({
   readTimeoutMs: z.number().int().positive().default(10_000),
   /** The whole turn's deadline: provide() returns by then, whatever the servers do. */
   turnDeadlineMs: z.number().int().positive().default(30_000),
+  /** Caps on skills loaded from skill pins: files and bytes per skill, skills per turn. */
+  skills: skillLimitsSchema.prefault({}),
 });
 
 /** A turn's budget override, merged over the provider's budget. */

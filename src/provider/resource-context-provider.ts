@@ -16,6 +16,7 @@ import type { SubscriptionFailure } from '../cache/pin-subscriptions.js';
 import type { ConverterRegistry } from '../convert/converter-registry.js';
 import { ContextError } from '../errors.js';
 import type { McpServerRegistry } from '../mcp/mcp-server-registry.js';
+import type { Skill } from '../mcp/skill-schemas.js';
 import { parseOptions } from '../options/parse-options.js';
 import type { AccessPolicy } from '../policy/access-policy.js';
 import type { AccessDecision, Principal } from '../policy/access-request.js';
@@ -23,6 +24,9 @@ import { decideFromListing } from '../policy/decide-from-listing.js';
 import type { PolicyBoundServers } from '../policy/policy-bound-servers.js';
 import { addInstructionsBlock } from '../render/add-instructions-block.js';
 import { renderOrder } from '../render/render-order.js';
+import { checkSkillEntry } from '../skills/check-skill-entry.js';
+import type { SkillLimits, SkillLimitsInput } from '../skills/skill-limits.js';
+import { verifySkillFile } from '../skills/verify-skill-file.js';
 import { ChangeTracker } from '../trace/change-tracker.js';
 import { traceTurn } from '../trace/trace-turn.js';
 import type { BudgetOptions, ContextBlock, InjectionTrace, ProvideResult, Turn } from '../types.js';
@@ -45,6 +49,12 @@ export interface ResourceContextProviderOptions {
   readonly converters?: ConverterRegistry;
   readonly readTimeoutMs?: number;
   readonly turnDeadlineMs?: number;
+  /**
+   * Caps on skills (pins with `skill: true`): files and total bytes per skill, checked from the
+   * skill's entry before anything is read, and skills per turn. Defaults: the skills extension's
+   * limits (512 files, 16 MiB) and 8 skills a turn.
+   */
+  readonly skills?: SkillLimitsInput;
   /**
    * The content cache: options for the provider's own, or a shared instance (several providers
    * over one registry), or `false` to read every attachment every turn.
@@ -77,6 +87,7 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
   readonly #converters: ConverterRegistry | undefined;
   readonly #instructionsMaxTokens: number | undefined;
   readonly #turnDeadlineMs: number;
+  readonly #skillLimits: SkillLimits;
   /** Caches and subscriptions; absent with `cache: false`. */
   readonly #freshness: Freshness | undefined;
   readonly #changes = new ChangeTracker();
@@ -93,6 +104,7 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
     this.#instructionsMaxTokens =
       parsed.serverInstructions === false ? undefined : parsed.serverInstructions.maxTokens;
     this.#turnDeadlineMs = parsed.turnDeadlineMs;
+    this.#skillLimits = parsed.skills;
     this.#ownsTokenizer = options.tokenizer === undefined;
     this.#tokenizer = options.tokenizer ?? createTiktokenTokenizer();
     if (options.cache !== false) {
@@ -144,10 +156,10 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
 
     // 2 authorize: each once, through the pipeline's policy-bound view, which audits denials
     const view = this.#policy.bind(this.#servers, actorOf(turn));
-    const authorized = resolved.map((attachment) => ({
-      attachment,
-      access: authorizeRead(view, attachment),
-    }));
+    const authorized = capSkills(
+      resolved.map((attachment) => ({ attachment, access: authorizeRead(view, attachment) })),
+      this.#skillLimits.maxPerTurn,
+    );
     this.#keepSubscribed(turn, authorized);
 
     // 3 fetch, 4 convert: concurrently per attachment, bounded by the turn deadline
@@ -258,6 +270,21 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
   ): Promise<TurnItem> {
     if (!access.allowed) return { attachment, fate: access.fate };
     const actor = actorOf(turn);
+    // A skill: its entry first (skills/get), checked against the host's caps before any read.
+    let skill: Skill | undefined;
+    if (attachment.skill) {
+      const started = performance.now();
+      try {
+        skill = await this.#servers.getSkill(attachment.server, attachment.uri, {
+          actor,
+          signal,
+          timeoutMs: this.#readTimeoutMs,
+        });
+        checkSkillEntry(attachment.server, skill, this.#skillLimits);
+      } catch (error) {
+        return { attachment, fate: failedFate(error, attachment, deadline, performance.now() - started) };
+      }
+    }
     // The listing first (shared per server, within its TTL): it can spare the read altogether.
     const listed = await this.#freshness?.listings.listedOf(attachment.server, attachment.uri, actor, signal);
     const lastModified = listed?.annotations?.lastModified;
@@ -265,6 +292,10 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
     const described = {
       ...attachment,
       ...(lastModified !== undefined && { lastModified }),
+      ...(skill && {
+        skillName: skill.frontmatter.name,
+        skillFrame: { name: skill.frontmatter.name, description: skill.frontmatter.description },
+      }),
       ...(annotationPriority !== undefined && { annotationPriority }),
     };
     const verdict = decideFromListing(listed, {
@@ -292,6 +323,7 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
       deadline,
       readTimeoutMs: this.#readTimeoutMs,
       limits: access.limits,
+      ...(skill && { verify: (read) => verifySkillFile(attachment.server, skill, read, attachment.uri) }),
     });
     return { attachment: described, fate, ...(annotationPriority !== undefined && { annotationPriority }) };
   }
@@ -343,4 +375,51 @@ function authorizeRead(view: PolicyBoundServers, attachment: ResolvedAttachment)
     allowed: false,
     fate: { kind: 'failed', status: 'denied', error, cache: 'bypass', durationMs: 0 },
   };
+}
+
+/**
+ * Skills beyond the host's per-turn cap, in rank order, are errors (LIMIT_EXCEEDED) before
+ * anything is asked of their servers.
+ */
+function capSkills<Item extends { attachment: ResolvedAttachment; access: Access }>(
+  items: Item[],
+  maxPerTurn: number,
+): Item[] {
+  let skills = 0;
+  return items.map((item) => {
+    if (!item.attachment.skill || !item.access.allowed) return item;
+    skills += 1;
+    if (skills <= maxPerTurn) return item;
+    const error = new ContextError(
+      'LIMIT_EXCEEDED',
+      `this turn already loads ${maxPerTurn} skill(s), the host's cap (skills.maxPerTurn)`,
+      { server: item.attachment.server, field: 'skills.maxPerTurn', value: maxPerTurn },
+    );
+    return {
+      ...item,
+      access: {
+        allowed: false,
+        fate: { kind: 'failed', status: 'error', error, cache: 'bypass', durationMs: 0 },
+      },
+    };
+  });
+}
+
+/** A skill's entry that could not be had or is refused: an error (or timeout) for the trace. */
+function failedFate(
+  error: unknown,
+  attachment: ResolvedAttachment,
+  deadline: AbortSignal,
+  durationMs: number,
+): Extract<FetchedAttachment, { kind: 'failed' }> {
+  const failure = ContextError.isInstance(error)
+    ? error
+    : new ContextError(
+        'INTERNAL_ERROR',
+        `${attachment.uri}: ${String(error)}`,
+        { server: attachment.server },
+        error,
+      );
+  const status = deadline.aborted || failure.code === 'REQUEST_TIMEOUT' ? 'timeout' : 'error';
+  return { kind: 'failed', status, error: failure, cache: 'bypass', durationMs };
 }
