@@ -1,6 +1,12 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { type ContextConfig, loadContextConfig, McpServerRegistry, parseContextConfig } from '../index.js';
+import {
+  type AttachmentStore,
+  type ContextConfig,
+  loadContextConfig,
+  McpServerRegistry,
+  parseContextConfig,
+} from '../index.js';
 import { SqliteAttachmentStore } from '../sqlite.js';
 import type { CliOptionValues } from './cli-options.js';
 import { createStyle, type Style } from './create-style.js';
@@ -21,7 +27,7 @@ export class CliContext {
   readonly #stderr: NodeJS.WriteStream;
   #config: Promise<ContextConfig> | undefined;
   #servers: McpServerRegistry | undefined;
-  #store: SqliteAttachmentStore | undefined;
+  #store: AttachmentStore | undefined;
 
   constructor(values: CliOptionValues, stdout = process.stdout, stderr = process.stderr) {
     this.#values = values;
@@ -62,10 +68,16 @@ export class CliContext {
     return this.#servers;
   }
 
-  /** `--store`, or the config's `store`, or ./mcp-context.sqlite. */
-  async store(): Promise<SqliteAttachmentStore> {
+  /** `--store`, or the config's `store` (an SQLite file or PostgreSQL), or ./mcp-context.sqlite. */
+  async store(): Promise<AttachmentStore> {
     if (this.#store) return this.#store;
     const config = await this.config();
+    if (this.#values.store === undefined && config.postgres) {
+      // Loaded only here: `pg` is an optional peer, needed only by configs that name PostgreSQL.
+      const { PostgresAttachmentStore } = await import('../postgres.js');
+      this.#store = await PostgresAttachmentStore.open(config.postgres);
+      return this.#store;
+    }
     const path =
       this.#values.store !== undefined
         ? resolve(this.#values.store)
@@ -75,6 +87,12 @@ export class CliContext {
   }
 
   async close(): Promise<void> {
-    await Promise.allSettled([this.#servers?.close(), this.#store?.close()]);
+    await Promise.allSettled([this.#servers?.close(), this.#store?.close?.()]);
   }
+}
+
+/** Where a store keeps its pins, for messages: the SQLite path or PostgreSQL's host/database#schema. */
+export function storeLocation(store: AttachmentStore): string {
+  const { path, location } = store as { path?: unknown; location?: unknown };
+  return String(path ?? location ?? 'the pin store');
 }

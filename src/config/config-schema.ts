@@ -31,6 +31,17 @@ export const configFileSchema = z.strictObject({
   agents: z.record(z.string(), z.unknown()).optional(),
   budget: budgetSchema.optional(),
   cache: cacheSchema.optional(),
-  /** The SQLite pin store; relative paths are relative to the config file. */
-  store: z.string().min(1).optional(),
+  /**
+   * The pin store: an SQLite file path (relative to the config file), `{ "sqlite": path }`, or
+   * `{ "postgres": { connectionString, schema, … } }` for several replicas (PostgresAttachmentStore options).
+   */
+  store: z
+    .union([
+      z.string().min(1),
+      z.strictObject({ sqlite: z.string().min(1) }),
+      z.strictObject({ postgres: z.record(z.string(), z.unknown()) }),
+    ])
+    .optional(),
+  /** Several replicas: invalidations, a shared content cache and read leases over Redis (RedisSharedTier options). */
+  redis: z.record(z.string(), z.unknown()).optional(),
 });

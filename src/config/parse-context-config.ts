@@ -1,9 +1,15 @@
 import { resolve } from 'node:path';
+import type { z } from 'zod';
 import { ContextError } from '../errors.js';
 import { McpServerRegistry } from '../mcp/mcp-server-registry.js';
 import type { McpServerConfigInput } from '../mcp/server-config.js';
 import { parseOptions } from '../options/parse-options.js';
 import { AccessPolicy, type AccessPolicyOptions } from '../policy/access-policy.js';
+import {
+  type PostgresAttachmentStoreOptions,
+  postgresStoreOptionsSchema,
+} from '../replicas/postgres-store-options.js';
+import { type RedisSharedTierOptions, redisTierOptionsSchema } from '../replicas/redis-tier-options.js';
 import type { BudgetOptions } from '../types.js';
 import { configFileSchema } from './config-schema.js';
 
@@ -19,6 +25,10 @@ export interface ContextConfig {
   readonly cache?: { readonly maxBytes?: number; readonly ttlMs?: number };
   /** Absolute path of the SQLite pin store, when the file names one. */
   readonly store?: string;
+  /** `PostgresAttachmentStore.open()` options, when the file's store is `{ "postgres": … }`. */
+  readonly postgres?: PostgresAttachmentStoreOptions;
+  /** `new RedisSharedTier()` options (cache `shared`), when the file has a `redis` section. */
+  readonly redis?: RedisSharedTierOptions;
 }
 
 export interface ParseContextConfigOptions {
@@ -56,13 +66,28 @@ export function parseContextConfig(input: unknown, options: ParseContextConfigOp
     ...(agents && { agents }),
     ...(parsed.budget && { budget: parsed.budget }),
     ...(parsed.cache && { cache: parsed.cache }),
-    ...(parsed.store !== undefined && {
-      store: resolve(options.baseDirectory ?? process.cwd(), parsed.store),
+    ...storeOf(parsed.store, options.baseDirectory),
+    // Checked by the tier's own schema; nothing connects until a host creates the tier.
+    ...(parsed.redis && {
+      redis: parseOptions(redisTierOptionsSchema, parsed.redis, 'config.redis') as RedisSharedTierOptions,
     }),
   };
 }
 
 // --- Internal helpers ---
+
+function storeOf(
+  store: z.output<typeof configFileSchema>['store'],
+  baseDirectory: string | undefined,
+): Pick<ContextConfig, 'store' | 'postgres'> {
+  if (store === undefined) return {};
+  if (typeof store === 'string' || 'sqlite' in store) {
+    const path = typeof store === 'string' ? store : store.sqlite;
+    return { store: resolve(baseDirectory ?? process.cwd(), path) };
+  }
+  const postgres = parseOptions(postgresStoreOptionsSchema, store.postgres, 'config.store.postgres');
+  return { postgres: postgres as PostgresAttachmentStoreOptions };
+}
 
 /** A misspelt key is named as the field itself (`config.bindigs`), not as its parent object. */
 function refuseUnknownKeys(input: unknown): void {

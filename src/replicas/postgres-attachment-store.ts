@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { z } from 'zod';
 import { parsePinInput } from '../attachments/attachment-schema.js';
 import type { AttachmentStore } from '../attachments/attachment-store.js';
 import { resolveTargetUri } from '../attachments/resolve-target-uri.js';
@@ -9,24 +8,9 @@ import { ContextError } from '../errors.js';
 import { parseOptions } from '../options/parse-options.js';
 import type { Attachment, PinInput, Scope } from '../types.js';
 import { migratePostgresStore, quoteIdentifier } from './postgres-migrations.js';
+import { type PostgresAttachmentStoreOptions, postgresStoreOptionsSchema } from './postgres-store-options.js';
 
-const storeOptionsSchema = z.strictObject({
-  /** `postgres://user@host:port/database`; without it, pg reads the PG* environment variables. */
-  connectionString: z.string().min(1).optional(),
-  /** The PostgreSQL schema (namespace) the tables live in; created when missing. */
-  schema: z
-    .string()
-    .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'a lower-case SQL identifier ([a-z_][a-z0-9_]*, at most 63)')
-    .default('mcp_context'),
-  /** How long getting a connection may take before STORE_UNAVAILABLE. */
-  connectTimeoutMs: z.number().int().positive().default(5_000),
-  /** How long one query may take before STORE_UNAVAILABLE (client side, so a dead server cannot hang it). */
-  queryTimeoutMs: z.number().int().positive().default(10_000),
-  /** Connections held at most. */
-  maxConnections: z.number().int().positive().default(10),
-});
-
-export type PostgresAttachmentStoreOptions = z.input<typeof storeOptionsSchema>;
+export type { PostgresAttachmentStoreOptions };
 
 /**
  * Pins in PostgreSQL, shared by every host replica that points at the same database and schema.
@@ -49,7 +33,7 @@ export class PostgresAttachmentStore implements AttachmentStore {
 
   /** Connects, then migrates the schema or refuses it (STORE_FOREIGN) without changing it. */
   static async open(options: PostgresAttachmentStoreOptions = {}): Promise<PostgresAttachmentStore> {
-    const parsed = parseOptions(storeOptionsSchema, options, 'options');
+    const parsed = parseOptions(postgresStoreOptionsSchema, options, 'options');
     const location = describeLocation(parsed.connectionString, parsed.schema);
     const pool = new pg.Pool({
       ...(parsed.connectionString !== undefined && { connectionString: parsed.connectionString }),

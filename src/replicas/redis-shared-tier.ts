@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { EventEmitter } from 'eventemitter3';
 import { Redis } from 'ioredis';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type {
   Invalidation,
   SharedContent,
@@ -13,35 +13,7 @@ import type {
 import { parseOptions } from '../options/parse-options.js';
 import { redisKeys } from './redis-keys.js';
 import { fillScript, invalidateScript, lookupScript, releaseScript, renewScript } from './redis-scripts.js';
-
-const tierOptionsSchema = z.strictObject({
-  /** `redis://host:port/db`. */
-  url: z.string().min(1).default('redis://127.0.0.1:6379'),
-  /** Every key and the channel start with it: several deployments can share one Redis. */
-  keyPrefix: z.string().min(1).max(128).default('mcp-context:'),
-  /** How long a shared copy lives (give every replica the same value). */
-  ttlMs: z
-    .number()
-    .int()
-    .positive()
-    .default(5 * 60_000),
-  /** Larger reads are not shared (each replica keeps its own copy). */
-  maxEntryBytes: z
-    .number()
-    .int()
-    .positive()
-    .default(1024 * 1024),
-  /** A read lease lasts this long unless its holder renews it: a dead holder delays others at most this. */
-  leaseMs: z.number().int().positive().default(2_000),
-  /** How long a replica waits for another's read before reading on its own. */
-  waitTimeoutMs: z.number().int().positive().default(5_000),
-  /** Each Redis command fails after this, so a stalled Redis costs a turn at most this much per step. */
-  commandTimeoutMs: z.number().int().positive().default(1_000),
-  /** Names this replica in the messages it publishes (default: a random id). */
-  replicaId: z.string().min(1).optional(),
-});
-
-export type RedisSharedTierOptions = z.input<typeof tierOptionsSchema>;
+import { type RedisSharedTierOptions, redisTierOptionsSchema } from './redis-tier-options.js';
 
 export type RedisSharedTierEvents = {
   /** The subscription dropped: local copies are marked stale (messages may be missed). */
@@ -66,6 +38,8 @@ export interface RedisSharedTierMetrics {
   readonly received: number;
 }
 
+export type { RedisSharedTierOptions };
+
 // Pending invalidations kept while Redis is unreachable; past this, they collapse per server.
 const maxPending = 1_000;
 
@@ -78,7 +52,7 @@ const maxPending = 1_000;
  */
 export class RedisSharedTier extends EventEmitter<RedisSharedTierEvents> implements SharedTier {
   readonly replicaId: string;
-  readonly #options: z.output<typeof tierOptionsSchema>;
+  readonly #options: z.output<typeof redisTierOptionsSchema>;
   readonly #keys: ReturnType<typeof redisKeys>;
   readonly #commands: Redis;
   readonly #subscriber: Redis;
@@ -101,7 +75,7 @@ export class RedisSharedTier extends EventEmitter<RedisSharedTierEvents> impleme
 
   constructor(options: RedisSharedTierOptions = {}) {
     super();
-    this.#options = parseOptions(tierOptionsSchema, options, 'redis');
+    this.#options = parseOptions(redisTierOptionsSchema, options, 'redis');
     this.replicaId = this.#options.replicaId ?? randomUUID();
     this.#keys = redisKeys(this.#options.keyPrefix);
     const connection = {

@@ -1,5 +1,6 @@
 import type { Attachment, Scope } from '../../index.js';
 import type { CliCommand } from '../cli-command.js';
+import { storeLocation } from '../cli-context.js';
 import { describeScope, describeTarget } from '../describe-pin.js';
 import { formatTable } from '../format-table.js';
 import { requirePositionals } from '../require-positionals.js';
@@ -25,7 +26,7 @@ export const pinListCommand: CliCommand = {
       return 0;
     }
     if (pins.length === 0) {
-      context.write(`no pins for ${scopes.map(describeScope).join(' or ')} in ${store.path}\n`);
+      context.write(`no pins for ${scopes.map(describeScope).join(' or ')} in ${storeLocation(store)}\n`);
       return 0;
     }
     const rows = pins.map((pin) => [

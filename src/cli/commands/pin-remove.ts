@@ -1,4 +1,5 @@
 import type { CliCommand } from '../cli-command.js';
+import { storeLocation } from '../cli-context.js';
 import { requirePositionals } from '../require-positionals.js';
 
 export const pinRemoveCommand: CliCommand = {
@@ -12,7 +13,7 @@ export const pinRemoveCommand: CliCommand = {
     const removed = await store.unpin(id);
     if (context.json) context.writeJson({ id, removed });
     else if (removed) context.write(`removed ${id}\n`);
-    else context.writeError(`mcp-context: no pin with id ${id} in ${store.path}\n`);
+    else context.writeError(`mcp-context: no pin with id ${id} in ${storeLocation(store)}\n`);
     return removed ? 0 : 1;
   },
 };

@@ -35,6 +35,10 @@ export const provideContextCommand: CliCommand = {
     const maxTokens = parseIntegerOption('budget', values.budget, { min: 1 });
 
     const config = await context.config();
+    // Loaded only when the config names Redis (`ioredis` is an optional peer): this turn reads
+    // and fills the fleet's shared cache, as a replica would.
+    const shared = config.redis && new (await import('../../redis.js')).RedisSharedTier(config.redis);
+    await shared?.ready(1_000).catch(() => undefined); // unreachable: the turn goes on alone, traced
     const provider = new ResourceContextProvider({
       servers: await context.servers(),
       attachments: await context.store(),
@@ -43,7 +47,7 @@ export const provideContextCommand: CliCommand = {
         ...(config.agents && { agents: config.agents }),
       }),
       budget: config.budget ?? { maxTokens: defaultMaxTokens },
-      ...(config.cache && { cache: config.cache }),
+      ...((config.cache || shared) && { cache: { ...config.cache, ...(shared && { shared }) } }),
     });
     try {
       const result = await provider.provide({
@@ -65,6 +69,7 @@ export const provideContextCommand: CliCommand = {
       return 0;
     } finally {
       provider.dispose();
+      await shared?.close();
     }
   },
 };
