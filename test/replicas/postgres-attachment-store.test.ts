@@ -6,6 +6,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { PostgresAttachmentStore, type PostgresAttachmentStoreOptions } from '../../src/postgres.js';
 import { testAttachmentStore } from '../attachments/attachment-store-contract.js';
 import { freshSchema, sql, testDatabaseUrl } from './support/postgres-test-database.js';
+import { startSilentServer } from './support/silent-server.js';
 import { ThrowawayPostgres } from './support/throwaway-postgres.js';
 
 const run = promisify(execFile);
@@ -138,6 +139,16 @@ describe('PostgresAttachmentStore', () => {
       value: '127.0.0.1:1/none#mcp_context',
     });
     expect((error as Error).message).not.toContain('hunter2');
+  });
+
+  it('a server that accepts but never answers is STORE_UNAVAILABLE after the connect timeout, not a hang', async () => {
+    const port = await startSilentServer();
+    await expect(
+      PostgresAttachmentStore.open({
+        connectionString: `postgres://postgres@127.0.0.1:${port}/x`,
+        connectTimeoutMs: 300,
+      }),
+    ).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE' });
   });
 
   it('fails with STORE_CLOSED after close, and closing twice is harmless', async () => {

@@ -10,6 +10,7 @@ type CacheInvalidated = CacheEvents['cache-invalidated'][0];
 
 import type { RedisSharedTier } from '../../src/redis.js';
 import { freshPrefix, openTier, ThrowawayRedis, testRedisUrl } from './support/redis-test.js';
+import { startSilentServer } from './support/silent-server.js';
 
 const holdLeaseScript = join(dirname(fileURLToPath(import.meta.url)), 'support/hold-lease-process.ts');
 
@@ -201,6 +202,17 @@ describe('RedisSharedTier behind ContentCache', () => {
     expect((await cache.read(key, server.read)).cache).toBe('miss');
     expect(server.state.reads).toBe(2);
     expect(shared.metrics).toMatchObject({ publishFailures: 1, unavailable: 2 });
+  });
+
+  it('a Redis that accepts but never answers: reads go on alone (unavailable), never wait on it', async () => {
+    const port = await startSilentServer();
+    const { RedisSharedTier } = await import('../../src/redis.js');
+    const shared = new RedisSharedTier({ url: `redis://127.0.0.1:${port}`, commandTimeoutMs: 200 });
+    onTestFinished(() => shared.close());
+    const cache = new ContentCache({ shared });
+    const read = await cache.read(key, async () => body('from the server'));
+    expect(read.shared).toBe('unavailable');
+    expect(textOf(read.content.result)).toBe('from the server');
   });
 
   it('kill test: a replica killed while reading delays the others only until its lease lapses', async () => {
