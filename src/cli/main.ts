@@ -9,6 +9,7 @@ import { inspectCommand } from './commands/inspect.js';
 import { listPromptsCommand } from './commands/list-prompts.js';
 import { listResourcesCommand } from './commands/list-resources.js';
 import { listServersCommand } from './commands/list-servers.js';
+import { listSkillsCommand } from './commands/list-skills.js';
 import { listTemplatesCommand } from './commands/list-templates.js';
 import { pinAddCommand } from './commands/pin-add.js';
 import { pinListCommand } from './commands/pin-list.js';
@@ -28,6 +29,7 @@ const commands: readonly CliCommand[] = [
   listPromptsCommand,
   getPromptCommand,
   completeCommand,
+  listSkillsCommand,
   pinAddCommand,
   pinRemoveCommand,
   pinListCommand,

@@ -107,3 +107,16 @@ describe('mcp-context listings show titles, icons, sizes and audiences', () => {
     expect(prompts.stdout).toMatch(/^Triage a project \(triage\)\s+project\s+Open issues/m);
   });
 });
+
+describe('mcp-context skills', () => {
+  it('lists each skill with its file count and total size; a dynamic one says so', async () => {
+    const workspace = await startWithWorkspace();
+    const result = await workspace.run(['skills', 'workspace']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^uri\s+name\s+files\s+bytes\s+description$/m);
+    expect(result.stdout).toMatch(
+      /^skill:\/\/git-workflow\/SKILL\.md\s+git-workflow\s+2\s+\d+\s+Follow this team/m,
+    );
+    expect(result.stdout).toMatch(/^skill:\/\/reports\/daily\/SKILL\.md\s+daily\s+dynamic\s+-\s+/m);
+  });
+});
