@@ -153,3 +153,21 @@ describe.each(['memory', 'http'] as const)('skills over %s', (transport) => {
     expect(workspace.readCount('skill://git-workflow/secrets.md')).toBe(0);
   });
 });
+
+describe('skills on a server without the extension', () => {
+  it('a skill pin is CAPABILITY_MISSING (never taken for a skill by its scheme); as a plain resource it reads', async () => {
+    const workspace = await startWorkspaceFixture({ transport: 'memory', skills: false });
+    onTestFinished(() => workspace.close());
+    const { provider, attachments } = await startProviderHarness('memory', {
+      extraServers: { workspace: workspace.serverConfig },
+    });
+    await attachments.pin({ scope: pipeline, server: 'workspace', uri: gitWorkflow, skill: true });
+    await attachments.pin({ scope: { conversationId: 'c-1' }, server: 'workspace', uri: branching });
+    const { trace } = await provider.provide({ pipelineId: 'support', conversationId: 'c-1' });
+    expect(trace.entries.map((entry) => [entry.uri, entry.status, entry.error?.code])).toEqual([
+      [branching, 'injected', undefined],
+      [gitWorkflow, 'error', 'CAPABILITY_MISSING'],
+    ]);
+    expect(workspace.readCount(gitWorkflow)).toBe(0);
+  });
+});
