@@ -1,4 +1,5 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { Tiktoken } from 'tiktoken';
+import { afterAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { encodingForModel } from '../../src/budget/encoding-for-model.js';
 import { createTiktokenTokenizer } from '../../src/budget/tiktoken-tokenizer.js';
 
@@ -30,11 +31,30 @@ describe('createTiktokenTokenizer by model', () => {
     expect(await cl100k.count('hello world')).toBe(2);
   });
 
-  it('caches counts by content: a repeated count of a large text is immediate and equal', async () => {
+  it('caches counts by content: a repeated count of a large text encodes nothing, another text of the same length is encoded', async () => {
+    // A spy on the real encoder (it calls through): how many times tiktoken was asked to encode.
+    const encodeOrdinary = vi.spyOn(Tiktoken.prototype, 'encode_ordinary');
+    onTestFinished(() => encodeOrdinary.mockRestore());
     const text = 'The quick brown fox jumps over the lazy dog.\n'.repeat(20_000);
-    const first = await cl100k.count(text);
-    const started = performance.now();
-    expect(await cl100k.count(text)).toBe(first);
-    expect(performance.now() - started).toBeLessThan(first / 1000);
+    expect(await cl100k.count(text)).toBe(200_000);
+    expect(encodeOrdinary).toHaveBeenCalled();
+
+    encodeOrdinary.mockClear();
+    expect(await cl100k.count(text)).toBe(200_000);
+    expect(encodeOrdinary).not.toHaveBeenCalled();
+
+    const sameLength = `${text.slice(0, -1)}!`;
+    expect(await cl100k.count(sameLength)).toBe(200_000);
+    expect(encodeOrdinary).toHaveBeenCalled();
+  });
+
+  it('caches counts of short texts by the text itself', async () => {
+    const encodeOrdinary = vi.spyOn(Tiktoken.prototype, 'encode_ordinary');
+    onTestFinished(() => encodeOrdinary.mockRestore());
+    expect(await cl100k.count('a short frame header')).toBe(4);
+    expect(encodeOrdinary).toHaveBeenCalledTimes(1);
+    expect(await cl100k.count('a short frame header')).toBe(4);
+    expect(await cl100k.count('a short frame footer')).toBe(4);
+    expect(encodeOrdinary).toHaveBeenCalledTimes(2);
   });
 });

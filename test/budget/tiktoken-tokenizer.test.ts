@@ -5,10 +5,16 @@ const tokenizer = createTiktokenTokenizer();
 afterAll(() => tokenizer.dispose());
 
 describe('createTiktokenTokenizer', () => {
-  it('counts special-token strings inside content as plain text', async () => {
+  it('counts special-token strings inside content as plain text: 9 tokens, not the 4 of a special token', async () => {
     const text = 'before <|endoftext|> after';
-    expect(await tokenizer.count(text)).toBeGreaterThan(3);
+    // o200k_base as plain text: "before", " <", "|", "end", "of", "text", "|", ">", " after" (9);
+    // with special tokens allowed, <|endoftext|> would be one token and the whole 4.
+    expect(await tokenizer.count(text)).toBe(9);
+    expect(await tokenizer.encode(text)).toHaveLength(9);
+    expect((await tokenizer.encodeWithin?.(text, 100, 'start'))?.tokens).toHaveLength(9);
     expect(tokenizer.decode(await tokenizer.encode(text))).toBe(text);
+    // A long text goes through the chunked, cached path: plain text there too (2004 if special).
+    expect(await tokenizer.count(`${'word '.repeat(2000)}${text}`)).toBe(2009);
   });
 
   it('decodes a prefix that ends inside a multi-byte character without garbage', async () => {
