@@ -87,9 +87,32 @@ describe('encodeGuarded', () => {
     const exact = encoder.encode_ordinary(run).length;
     const guarded = encodeGuarded(run, encodePiece).length;
     expect(Math.abs(guarded - exact)).toBeLessThanOrEqual(run.length / longRunChars);
-    const started = performance.now();
-    encodeGuarded('a'.repeat(65_536), encodePiece);
-    expect(performance.now() - started).toBeLessThan(1500); // one call takes ~2.8 s
+    // BPE is quadratic in one piece's length: what keeps 64 KB cheap is that the encoder never
+    // sees a piece longer than longRunChars (the whole run in one call takes ~2.8 s).
+    const pieces: number[] = [];
+    const tokens = encodeGuarded('a'.repeat(65_536), (piece) => {
+      pieces.push(piece.length);
+      return encodePiece(piece);
+    });
+    expect(pieces).toEqual(Array(65_536 / longRunChars).fill(longRunChars));
+    expect(tokens).toHaveLength(encodePiece('a'.repeat(longRunChars)).length * pieces.length);
+  });
+
+  it('splits a long run inside ordinary text and encodes the text around it whole', () => {
+    const pieces: string[] = [];
+    encodeGuarded(`head text !${'🎉'.repeat(600)} tail text`, (piece) => {
+      pieces.push(piece);
+      return encodePiece(piece);
+    });
+    // The run is "!" and 600 emoji (1201 UTF-16 units): the cut at 512 would split a surrogate
+    // pair, so it moves to 513; the next falls at 1025.
+    expect(pieces).toEqual([
+      'head text ',
+      `!${'🎉'.repeat(256)}`,
+      '🎉'.repeat(256),
+      '🎉'.repeat(88),
+      ' tail text',
+    ]);
   });
 
   it('leaves text without long runs exact, compact JSON included', () => {
