@@ -1,5 +1,5 @@
 import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { ContentCache } from '../../src/cache/content-cache.js';
 
 const body = (text: string): ReadResourceResult => ({
@@ -62,6 +62,34 @@ describe('ContentCache', () => {
     expect(textOf(after.content.result)).toBe('new');
   });
 
+  it('a server-wide invalidation during a read: waiting callers get their result, the old result is not kept', async () => {
+    const cache = new ContentCache();
+    const old = deferredRead();
+    const other = deferredRead();
+    const waiting = cache.read({ server: 's', uri: 'x://a' }, old.read);
+    const elsewhere = cache.read({ server: 't', uri: 'x://a' }, other.read);
+    cache.invalidateServer('s');
+    expect(cache.metrics.readsInFlight).toBe(1);
+    old.resolve(body('old'));
+    other.resolve(body('kept'));
+    expect(textOf((await waiting).content.result)).toBe('old');
+    expect(textOf((await elsewhere).content.result)).toBe('kept');
+    const after = await cache.read({ server: 's', uri: 'x://a' }, async () => body('new'));
+    expect([after.cache, textOf(after.content.result)]).toEqual(['miss', 'new']);
+    expect((await cache.read({ server: 't', uri: 'x://a' }, async () => body('x'))).cache).toBe('hit');
+  });
+
+  it('clear() during a read: the read finishes for its caller and is not kept', async () => {
+    const cache = new ContentCache();
+    const old = deferredRead();
+    const waiting = cache.read({ server: 's', uri: 'x://a' }, old.read);
+    cache.clear();
+    expect(cache.metrics).toMatchObject({ readsInFlight: 0, entries: 0 });
+    old.resolve(body('old'));
+    expect(textOf((await waiting).content.result)).toBe('old');
+    expect(cache.metrics.entries).toBe(0);
+  });
+
   it('a server-wide invalidation drops every entry of that server and no other', async () => {
     const cache = new ContentCache();
     await cache.read({ server: 's', uri: 'x://a' }, async () => body('a'));
@@ -90,9 +118,12 @@ describe('ContentCache', () => {
   });
 
   it('without a young enough copy, a failing read stays a failure', async () => {
+    // The clock is the test's: the copy is exactly 1 ms older than maxStaleMs allows.
+    vi.useFakeTimers({ toFake: ['Date'], now: 1_000_000 });
+    onTestFinished(() => vi.useRealTimers());
     const cache = new ContentCache({ ttlMs: 0, maxStaleMs: 0 });
     await cache.read({ server: 's', uri: 'x://a' }, async () => body('old'));
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    vi.setSystemTime(1_000_001);
     await expect(
       cache.read({ server: 's', uri: 'x://a' }, async () => Promise.reject(new Error('down'))),
     ).rejects.toThrow('down');

@@ -1,0 +1,95 @@
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  ListResourcesRequestSchema,
+  ReadResourceRequestSchema,
+  type ReadResourceResult,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+
+/** A read the test holds at the server: `started` once the server has it, `release()` to answer. */
+export interface HeldRead {
+  readonly started: Promise<void>;
+  release(): void;
+}
+
+/**
+ * A real MCP server (the SDK's low-level Server, in-process) whose contents, timing and
+ * notifications a test controls: change a resource's contents, hold a read at the server, make
+ * reads hang, send `updated` / `list_changed` on every session.
+ */
+export function startControlledServer(initial: Readonly<Record<string, ReadResourceResult['contents']>>) {
+  const contents = new Map(Object.entries(initial));
+  const sessions: Server[] = [];
+  const reads: string[] = [];
+  const holds = new Map<string, { started: () => void; released: Promise<void> }[]>();
+  const hanging = new Set<string>();
+  const never = new Promise<never>(() => {});
+
+  const createSession = () => {
+    const server = new Server(
+      { name: 'controlled', version: '1.0.0' },
+      { capabilities: { resources: { subscribe: true, listChanged: true } } },
+    );
+    server.setRequestHandler(ListResourcesRequestSchema, () => ({
+      resources: [...contents.keys()].map((uri) => ({ uri, name: uri })),
+    }));
+    server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+      const { uri } = request.params;
+      reads.push(uri);
+      // The contents as they were when the read was asked: a held read answers with what it saw.
+      const answer = contents.get(uri) ?? [];
+      const hold = holds.get(uri)?.shift();
+      if (hold) {
+        hold.started();
+        await hold.released;
+      }
+      if (hanging.has(uri)) await never;
+      return { contents: answer };
+    });
+    server.setRequestHandler(SubscribeRequestSchema, () => ({}));
+    server.setRequestHandler(UnsubscribeRequestSchema, () => ({}));
+    sessions.push(server);
+    return server;
+  };
+
+  return {
+    serverConfig: {
+      type: 'transport' as const,
+      createTransport: async () => {
+        const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+        await createSession().connect(serverSide);
+        return clientSide;
+      },
+    },
+    /** resources/read requests for `uri` (or all) so far. */
+    readCount: (uri?: string) => reads.filter((read) => uri === undefined || read === uri).length,
+    setText(uri: string, text: string, mimeType = 'text/plain') {
+      contents.set(uri, [{ uri, mimeType, text }]);
+    },
+    /** The next read of `uri` waits at the server until released. */
+    holdNextRead(uri: string): HeldRead {
+      let started: () => void = () => {};
+      let release: () => void = () => {};
+      const startedPromise = new Promise<void>((resolve) => {
+        started = resolve;
+      });
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      holds.set(uri, [...(holds.get(uri) ?? []), { started, released }]);
+      return { started: startedPromise, release };
+    },
+    /** Every later read of `uri` never answers. */
+    hang(uri: string) {
+      hanging.add(uri);
+    },
+    notifyUpdated: (uri: string) =>
+      Promise.all(sessions.map((server) => server.sendResourceUpdated({ uri }))),
+    notifyListChanged: () => Promise.all(sessions.map((server) => server.sendResourceListChanged())),
+    close: () => Promise.all(sessions.map((server) => server.close())),
+  };
+}
+
+export type ControlledServer = ReturnType<typeof startControlledServer>;
