@@ -120,7 +120,9 @@ describe('ContentCache', () => {
   it('without a young enough copy, a failing read stays a failure', async () => {
     // The clock is the test's: the copy is exactly 1 ms older than maxStaleMs allows.
     vi.useFakeTimers({ toFake: ['Date'], now: 1_000_000 });
-    onTestFinished(() => vi.useRealTimers());
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
     const cache = new ContentCache({ ttlMs: 0, maxStaleMs: 0 });
     await cache.read({ server: 's', uri: 'x://a' }, async () => body('old'));
     vi.setSystemTime(1_000_001);

@@ -14,7 +14,9 @@ const entryOf = (trace: InjectionTrace) => trace.entries.find((entry) => entry.u
 /** A provider over a controlled server named `controlled`, with `doc://a` pinned to `support`. */
 async function startRace(options: Parameters<typeof startProviderHarness>[1] = {}) {
   const server = startControlledServer({ [uri]: text('version 1 of the document') });
-  onTestFinished(() => server.close());
+  onTestFinished(async () => {
+    await server.close();
+  });
   const harness = await startProviderHarness('memory', {
     ...options,
     extraServers: { controlled: server.serverConfig },
