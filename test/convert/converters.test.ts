@@ -18,46 +18,57 @@ const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 testConverterContract({
   converter: plainTextConverter,
   sample: { mimeType: 'text/plain', uri: 'x://a.txt', content: 'hello' },
+  expected: { kind: 'text', text: 'hello' },
 });
 testConverterContract({
   converter: markdownConverter,
   sample: { mimeType: 'text/markdown', uri: 'x://a.md', content: '# Setup' },
+  expected: { kind: 'text', text: '# Setup' },
 });
 testConverterContract({
   converter: sourceCodeConverter,
   sample: { mimeType: 'text/x-python', uri: 'x://a.py', content: 'print(1)' },
+  expected: { kind: 'text', text: '```python\nprint(1)\n```', pinnedLines: 1 },
 });
 testConverterContract({
   converter: jsonConverter,
   sample: { mimeType: 'application/json', uri: 'x://a', content: '{"a": 1}' },
+  expected: { kind: 'text', text: '{"a":1}' },
 });
 testConverterContract({
   converter: yamlConverter,
   sample: { mimeType: 'application/yaml', uri: 'x://a', content: 'a: 1' },
+  expected: { kind: 'text', text: 'a: 1' },
 });
 testConverterContract({
   converter: csvConverter,
   sample: { mimeType: 'text/csv', uri: 'x://a.csv', content: 'a,b\n1,2' },
+  expected: { kind: 'text', text: 'a,b\n1,2', pinnedLines: 1 },
 });
 testConverterContract({
   converter: xmlConverter,
   sample: { mimeType: 'text/html', uri: 'x://a', content: '<p>hi</p>' },
+  expected: { kind: 'text', text: '<p>hi</p>' },
 });
 testConverterContract({
   converter: imageConverter,
   sample: { mimeType: 'image/png', uri: 'x://a.png', content: png },
+  expected: { kind: 'media', mediaKind: 'image', mimeType: 'image/png', data: png },
 });
 testConverterContract({
   converter: audioConverter,
   sample: { mimeType: 'audio/wav', uri: 'x://a.wav', content: png },
+  expected: { kind: 'media', mediaKind: 'audio', mimeType: 'audio/wav', data: png },
 });
 testConverterContract({
   converter: pdfConverter,
   sample: { mimeType: 'application/pdf', uri: 'x://a.pdf', content: png },
+  expected: { kind: 'media', mediaKind: 'document', mimeType: 'application/pdf', data: png },
 });
 testConverterContract({
   converter: binaryConverter,
   sample: { mimeType: 'application/zip', uri: 'x://a.zip', content: png },
+  expected: { kind: 'omitted', reason: 'binary content is not converted to text' },
 });
 
 const text = (converter: typeof plainTextConverter, value: string, mimeType: string, uri = 'x://a') => {
