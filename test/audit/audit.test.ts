@@ -37,7 +37,9 @@ describe.each(['memory', 'http'] as const)('audit over %s', (transport) => {
       .bind(servers, { pipelineId: 'support', agentId: 'triage' })
       .readResource('gitnexus', 'gitnexus://repos');
     await servers.getPrompt('gitnexus', 'detect_impact', { scope: 'all' });
-    await servers.readResource('gitnexus', 'gitnexus://repo/nope/context').catch(() => undefined);
+    await expect(servers.readResource('gitnexus', 'gitnexus://repo/nope/context')).rejects.toMatchObject({
+      code: 'RESOURCE_ERROR_BODY',
+    });
     await servers.readResource('gitnexus', 'gitnexus://setup', { actor: { pipelineId: 'support' } });
 
     expect(audit.records).toEqual([
@@ -146,19 +148,29 @@ describe('audit secrecy', () => {
       base_ref: argumentValue,
     });
     expect(JSON.stringify(prompt)).toContain(argumentValue);
-    await servers.getPrompt('gated', 'no_such_prompt', { secret_arg: argumentValue }).catch(() => undefined);
-    await servers.callTool('gated', 'query', { query: argumentValue }).catch(() => undefined);
+    await expect(
+      servers.getPrompt('gated', 'no_such_prompt', { secret_arg: argumentValue }),
+    ).rejects.toMatchObject({ code: 'PROTOCOL_ERROR' });
+    expect(await servers.callTool('gated', 'query', { query: argumentValue })).toMatchObject({
+      isError: true,
+    });
     // A second registry whose credential the gate refuses: the 401 body echoes it.
     const refused = registry({
       mcpServers: { gated: { type: 'http', url: gate.url, auth: { type: 'bearer', token: `${token}-old` } } },
       audit,
     });
-    await refused.listResources('gated').catch(() => undefined);
+    await expect(refused.listResources('gated')).rejects.toMatchObject({ code: 'CONNECT_FAILED' });
     await servers.flushAudit();
     await refused.flushAudit();
 
     const outputs = [JSON.stringify(memory.records), readFileSync(jsonl.path, 'utf8')];
-    expect(memory.records.length).toBeGreaterThanOrEqual(5);
+    expect(memory.records.map((record) => [record.operation, record.status, record.errorCode])).toEqual([
+      ['resources/read', 'ok', undefined],
+      ['prompts/get', 'ok', undefined],
+      ['prompts/get', 'error', 'PROTOCOL_ERROR'],
+      ['tools/call', 'ok', undefined],
+      ['resources/list', 'error', 'CONNECT_FAILED'],
+    ]);
     expect(readFileSync(jsonl.path, 'utf8').trim().split('\n')).toHaveLength(memory.records.length);
     for (const output of outputs) {
       expect(output).not.toContain(token);
