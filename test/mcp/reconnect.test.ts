@@ -1,5 +1,5 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { startGitNexusFixture } from '../../fixtures/index.js';
 import { McpServerRegistry } from '../../src/mcp/mcp-server-registry.js';
 import { reconnectDelay } from '../../src/mcp/reconnect-schedule.js';
@@ -102,15 +102,25 @@ describe('McpServerRegistry reconnecting', () => {
   });
 
   it('close() stops reconnecting: no session opens afterwards, and the state stays closed', async () => {
+    // The test owns the clock: after close(), time runs far past the longest backoff, and any
+    // reconnect still scheduled would open a second session.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
     const sessions: Server[] = [];
     const servers = new McpServerRegistry({
       mcpServers: { scripted: scriptedMemoryConfig({}, (server) => sessions.push(server)) },
       reconnect: shortBackoff,
     });
     await servers.listResources('scripted');
+    const sessionClosed = new Promise((resolve) => servers.once('session-closed', resolve));
     await sessions[0]?.close();
+    await sessionClosed;
+    // A reconnect is scheduled now: close() has to stop it.
+    expect(servers.status('scripted').nextReconnectAt).toEqual(expect.any(String));
     await servers.close();
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await vi.advanceTimersByTimeAsync(shortBackoff.maxDelayMs * 10);
     expect(sessions).toHaveLength(1);
     expect(servers.status('scripted')).toMatchObject({ state: 'closed' });
     expect(servers.status('scripted').nextReconnectAt).toBeUndefined();

@@ -167,12 +167,13 @@ describe.each<TransportKind>(['memory', 'http'])('ResourceContextProvider over %
     expect(fixture.readCount()).toBe(0);
   });
 
-  it('a read that hangs times out as a timeout entry within the read timeout', async () => {
+  it('a read that hangs times out as a timeout entry; the other attachment is injected', async () => {
+    // The hung read never answers: only its 300 ms read timeout can end it (the turn deadline
+    // is the default 30 s, the test's own timeout too), so READ_TIMEOUT is the evidence.
     const { provider } = await startProviderHarness(transport, {
       fixture: { faults: { hangUris: ['gitnexus://repo/acme-shop/schema'] } },
       provider: { readTimeoutMs: 300 },
     });
-    const started = performance.now();
     const { trace } = await provider.provide({
       pipelineId: 'support',
       message: {
@@ -182,7 +183,6 @@ describe.each<TransportKind>(['memory', 'http'])('ResourceContextProvider over %
         ],
       },
     });
-    expect(performance.now() - started).toBeLessThan(5000);
     expect(trace.entries.map((entry) => [entry.uri, entry.status, entry.error?.code])).toEqual([
       ['gitnexus://repo/acme-shop/schema', 'timeout', 'READ_TIMEOUT'],
       ['gitnexus://repos', 'injected', undefined],
@@ -190,11 +190,17 @@ describe.each<TransportKind>(['memory', 'http'])('ResourceContextProvider over %
   });
 
   it('the turn deadline bounds provide() even when a server hangs', async () => {
+    // The hung read's own timeout (60 s) outlasts the test's (30 s): only the 1 s turn deadline
+    // can end this turn, so TURN_DEADLINE is the evidence. The other attachment is read by a
+    // turn before, so the deadline turn serves it from the cache however slow the machine is.
     const { provider } = await startProviderHarness(transport, {
       fixture: { faults: { hangUris: ['gitnexus://repo/acme-shop/schema'] } },
-      provider: { readTimeoutMs: 60_000, turnDeadlineMs: 400 },
+      provider: { readTimeoutMs: 60_000, turnDeadlineMs: 1000 },
     });
-    const started = performance.now();
+    await provider.provide({
+      pipelineId: 'support',
+      message: { attachments: [{ server: 'gitnexus', uri: 'gitnexus://repos' }] },
+    });
     const { trace } = await provider.provide({
       pipelineId: 'support',
       message: {
@@ -204,10 +210,9 @@ describe.each<TransportKind>(['memory', 'http'])('ResourceContextProvider over %
         ],
       },
     });
-    expect(performance.now() - started).toBeLessThan(5000);
-    expect(trace.entries.map((entry) => [entry.status, entry.error?.code])).toEqual([
-      ['timeout', 'TURN_DEADLINE'],
-      ['injected', undefined],
+    expect(trace.entries.map((entry) => [entry.status, entry.error?.code, entry.cache])).toEqual([
+      ['timeout', 'TURN_DEADLINE', 'miss'],
+      ['injected', undefined, 'hit'],
     ]);
   });
 
