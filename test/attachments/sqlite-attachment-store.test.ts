@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -39,6 +39,51 @@ async function pinFromProcess(path: string, pipelineId: string, count: number, p
     prefix,
   ]);
   return JSON.parse(stdout) as string[];
+}
+
+/**
+ * A pinning process that waits at a barrier: `ready` resolves once its store is open, `go()`
+ * lets it pin, `pinning` resolves just before its first pin, `done` gives the ids it printed.
+ */
+function startPinningProcess(path: string, pipelineId: string, count: number, prefix: string) {
+  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [
+    '--import',
+    'tsx',
+    pinScript,
+    path,
+    pipelineId,
+    String(count),
+    prefix,
+    'wait',
+  ]);
+  onTestFinished(() => {
+    child.kill();
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  const said = (line: string) =>
+    new Promise<void>((resolve, reject) => {
+      const onData = (chunk: Buffer) => {
+        stderr += chunk.toString();
+        if (stderr.split('\n').includes(line)) {
+          child.stderr.off('data', onData);
+          resolve();
+        }
+      };
+      child.stderr.on('data', onData);
+      child.once('exit', (code) => reject(new Error(`exited (${code}) before "${line}": ${stderr}`)));
+    });
+  const ready = said('ready');
+  const pinning = ready.then(() => said('pinning'));
+  const done = new Promise<string[]>((resolve, reject) =>
+    child.once('exit', (code) =>
+      code === 0 ? resolve(JSON.parse(stdout) as string[]) : reject(new Error(`exit ${code}: ${stderr}`)),
+    ),
+  );
+  return { ready, pinning, done, go: () => child.stdin.write('go\n') };
 }
 
 function storeError(create: () => unknown): ContextError {
@@ -106,18 +151,34 @@ describe('SqliteAttachmentStore', () => {
     expect(pins.slice(1).map((pin) => pin.id)).toEqual(ids);
   });
 
-  it('two processes pinning at once lose no pin and keep one pin per target', async () => {
+  it('four processes whose writes are held by another writer all wait, then lose no pin and keep one pin per target', async () => {
     const path = join(temporaryDirectory(), 'pins.sqlite');
     openStore(path);
-    await Promise.all([
-      pinFromProcess(path, 'many', 40, 'gitnexus://a/'),
-      pinFromProcess(path, 'many', 40, 'gitnexus://b/'),
-      pinFromProcess(path, 'same', 25, 'gitnexus://repos='),
-      pinFromProcess(path, 'same', 25, 'gitnexus://repos='),
-    ]);
+    const processes = [
+      startPinningProcess(path, 'many', 20, 'gitnexus://a/'),
+      startPinningProcess(path, 'many', 20, 'gitnexus://b/'),
+      startPinningProcess(path, 'same', 10, 'gitnexus://repos='),
+      startPinningProcess(path, 'same', 10, 'gitnexus://repos='),
+    ];
+    await Promise.all(processes.map((child) => child.ready));
+    // Another writer holds the write lock: every process's first pin has to wait for it, so all
+    // four are writing at the moment it lets go.
+    const writer = new Database(path);
+    writer.exec('BEGIN IMMEDIATE');
+    for (const child of processes) child.go();
+    await Promise.all(processes.map((child) => child.pinning));
+    writer.exec('COMMIT');
+    writer.close();
+    const ids = await Promise.all(processes.map((child) => child.done));
+
     const store = openStore(path);
-    expect(await store.list({ pipelineId: 'many' })).toHaveLength(80);
-    expect(await store.list({ pipelineId: 'same' })).toHaveLength(1);
+    const many = await store.list({ pipelineId: 'many' });
+    expect(many).toHaveLength(40);
+    expect(new Set(many.map((pin) => pin.id))).toEqual(new Set([...(ids[0] ?? []), ...(ids[1] ?? [])]));
+    const same = await store.list({ pipelineId: 'same' });
+    expect(same).toHaveLength(1);
+    // Pinning the same target again replaces its pin: the one left is the last of the 20 written.
+    expect([...(ids[2] ?? []), ...(ids[3] ?? [])]).toContain(same[0]?.id);
   }, 60_000);
 
   it('refuses a file that is not SQLite with STORE_CORRUPT', () => {
