@@ -54,6 +54,7 @@ export { type MediaType, parseMediaType } from './convert/media-type.js';
 export { isUiResource } from './convert/ui-resource.js';
 export type { AuthConfig, AuthConfigInput } from './credentials/auth-config.js';
 export { createMtlsFetch, type MtlsOptions } from './credentials/create-mtls-fetch.js';
+export { credentialFileOAuthStore } from './credentials/credential-file-oauth-store.js';
 export { credentialKeyEnv, generateCredentialKey } from './credentials/credential-key.js';
 export type { CredentialSource } from './credentials/credential-source.js';
 export {
@@ -62,6 +63,15 @@ export {
   openCredentialFile,
   writeCredentialFile,
 } from './credentials/encrypted-credential-file.js';
+export { MemoryOAuthStore } from './credentials/memory-oauth-store.js';
+export type {
+  AuthorizationAnswer,
+  AuthorizationRequest,
+  OAuthAuthorizer,
+  OAuthRecordKind,
+  OAuthStore,
+  OAuthSubject,
+} from './credentials/oauth-authorizer.js';
 export type { SecretValue } from './credentials/secret-value.js';
 export { ContextError, type ContextErrorCode, type ContextErrorDetails } from './errors.js';
 export { attachmentsFromLinks } from './links/attachments-from-links.js';
@@ -96,7 +106,7 @@ export {
 } from './mcp/mcp-server-registry.js';
 export type { ReconnectOptions } from './mcp/reconnect-schedule.js';
 export type { McpServerConfig, McpServerConfigInput } from './mcp/server-config.js';
-export type { ConnectionState } from './mcp/server-connection.js';
+export type { ConnectionState, ElicitationHandler, ElicitationRequest } from './mcp/server-connection.js';
 export type { ServerStatus } from './mcp/server-status.js';
 export { skillsExtensionId } from './mcp/skill-schemas.js';
 export {

@@ -3,7 +3,7 @@ import type { AuditActor, AuditRecord, AuditSink } from './audit-record.js';
 
 /** The facts of an operation known before it runs. */
 export type AuditSubject = Pick<AuditRecord, 'actor' | 'server' | 'operation'> &
-  Partial<Pick<AuditRecord, 'uri' | 'prompt' | 'tool' | 'argumentNames'>>;
+  Partial<Pick<AuditRecord, 'principal' | 'uri' | 'prompt' | 'tool' | 'argumentNames'>>;
 
 /** What a result weighs: content bytes or listed items. */
 export type AuditMeasure = Partial<Pick<AuditRecord, 'bytes' | 'items'>>;

@@ -17,6 +17,8 @@ export interface AuditRecord {
   /** When the operation started (ISO 8601). */
   readonly at: string;
   readonly actor: AuditActor;
+  /** The host's user the operation was for, when the caller named one. */
+  readonly principal?: string;
   readonly server: string;
   /** The MCP method: `resources/read`, `resources/list`, `prompts/get`, `tools/call` … */
   readonly operation: string;

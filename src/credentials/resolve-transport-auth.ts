@@ -1,20 +1,33 @@
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ContextError } from '../errors.js';
 import type { AuthConfig } from './auth-config.js';
+import type { MtlsOptions } from './create-mtls-fetch.js';
+import type { AuthorizationAnswer, OAuthAuthorizer } from './oauth-authorizer.js';
 import type { SecretRedactor } from './secret-redactor.js';
 import { resolveSecretValue, type SecretContext } from './secret-value.js';
 
-/** What a remote transport needs to authenticate: extra headers, an OAuth provider, or a fetch. */
+/** What a remote transport needs to authenticate: extra headers, an OAuth provider, and its fetch. */
 export interface TransportAuth {
   readonly headers: Record<string, string>;
   readonly authProvider?: OAuthClientProvider;
-  /** A fetch presenting a TLS client certificate (mTLS). */
-  readonly fetch?: FetchLike;
+  /** Every request of the session goes through this (endpoint policy, mTLS, OAuth). */
+  readonly fetch: FetchLike;
+  /** For the authorization-code flow: hands a code the host received to the SDK. */
+  readonly completeAuthorization?: (answer: AuthorizationAnswer) => Promise<void>;
 }
 
 export interface TransportAuthContext extends SecretContext {
   /** Learns every secret resolved here (and every OAuth token obtained later). */
   readonly redactor: SecretRedactor;
+  /** The MCP server's URL (the OAuth protected resource). */
+  readonly serverUrl: string;
+  /** The host's user the session is for; only per-user servers have one. */
+  readonly principal?: string;
+  /** The host's part of the authorization-code flow, if it has one. */
+  readonly authorizer?: OAuthAuthorizer;
+  /** The endpoint-policy fetch, optionally presenting a client certificate. */
+  readonly fetchFor: (tls?: MtlsOptions) => FetchLike;
 }
 
 // Header names whose values are credentials even when given as plain `headers`.
@@ -39,38 +52,113 @@ export async function resolveTransportAuth(
     redactor.add(resolved);
     return resolved;
   };
+  const resolveOptional = async (
+    value: Parameters<typeof resolveSecretValue>[0] | undefined,
+    field: string,
+  ) => (value === undefined ? undefined : resolve(value, field));
   const base = { ...headers };
-  if (auth === undefined) return { headers: base };
+  const onSecret = (secret: string) => redactor.add(secret);
+  if (auth === undefined) return { headers: base, fetch: context.fetchFor() };
   switch (auth.type) {
     case 'bearer':
-      return { headers: { ...base, Authorization: `Bearer ${await resolve(auth.token, 'token')}` } };
+      return {
+        headers: { ...base, Authorization: `Bearer ${await resolve(auth.token, 'token')}` },
+        fetch: context.fetchFor(),
+      };
     case 'apiKey':
-      return { headers: { ...base, [auth.header]: await resolve(auth.value, 'value') } };
+      return {
+        headers: { ...base, [auth.header]: await resolve(auth.value, 'value') },
+        fetch: context.fetchFor(),
+      };
     case 'oauth-client-credentials': {
+      const clientId = await resolve(auth.clientId, 'clientId');
+      const clientSecret = await resolveOptional(auth.clientSecret, 'clientSecret');
+      const privateKey = await resolveOptional(auth.privateKey, 'privateKey');
+      if (clientSecret !== undefined) redactor.addBasicPair(clientId, clientSecret);
+      const { createClientCredentialsProvider } = await import('./oauth-client-credentials.js');
+      const issuer = auth.issuer ?? (auth.tokenUrl === undefined ? undefined : new URL(auth.tokenUrl).origin);
+      return {
+        headers: base,
+        fetch: context.fetchFor(),
+        authProvider: createClientCredentialsProvider({
+          clientId,
+          ...(clientSecret !== undefined && { clientSecret }),
+          ...(privateKey !== undefined && { privateKey }),
+          ...(auth.algorithm !== undefined && { algorithm: auth.algorithm }),
+          ...(issuer !== undefined && { issuer }),
+          ...(auth.tokenUrl !== undefined && { tokenUrl: auth.tokenUrl }),
+          ...(auth.scope !== undefined && { scope: auth.scope }),
+          onAccessToken: onSecret,
+        }),
+      };
+    }
+    case 'oauth-cross-app-access': {
+      const { CrossAppAccessProvider } = await import('./cross-app-access-provider.js');
       const clientId = await resolve(auth.clientId, 'clientId');
       const clientSecret = await resolve(auth.clientSecret, 'clientSecret');
       redactor.addBasicPair(clientId, clientSecret);
-      const { OAuthClientCredentialsProvider } = await import('./oauth-client-credentials.js');
-      const issuer = auth.issuer ?? new URL(auth.tokenUrl as string).origin;
+      const idpClientSecret = await resolveOptional(auth.idpClientSecret, 'idpClientSecret');
+      const fetch = context.fetchFor();
       return {
         headers: base,
-        authProvider: new OAuthClientCredentialsProvider({
+        fetch,
+        authProvider: new CrossAppAccessProvider({
+          idpTokenUrl: auth.idpTokenUrl,
+          idpClientId: await resolve(auth.idpClientId, 'idpClientId'),
+          ...(idpClientSecret !== undefined && { idpClientSecret }),
+          idToken: await resolve(auth.idToken, 'idToken'),
           clientId,
           clientSecret,
-          issuer,
-          ...(auth.tokenUrl !== undefined && { tokenUrl: auth.tokenUrl }),
           ...(auth.scope !== undefined && { scope: auth.scope }),
-          onAccessToken: (token) => redactor.add(token),
+          fetch,
+          onSecret,
         }),
       };
+    }
+    case 'oauth': {
+      const authorizer = context.authorizer;
+      if (authorizer === undefined) {
+        throw new ContextError(
+          'INVALID_OPTION',
+          `server "${context.server}" uses OAuth authorization: the registry needs an \`authorizer\` (redirect URL, token store)`,
+          { server: context.server, field: 'authorizer' },
+        );
+      }
+      const [{ StoredOAuthProvider }, { createOAuthFetch }] = await Promise.all([
+        import('./stored-oauth-provider.js'),
+        import('./create-oauth-fetch.js'),
+      ]);
+      const clientId = await resolveOptional(auth.clientId, 'clientId');
+      const clientSecret = await resolveOptional(auth.clientSecret, 'clientSecret');
+      if (clientId !== undefined && clientSecret !== undefined) redactor.addBasicPair(clientId, clientSecret);
+      const subject = {
+        server: context.server,
+        ...(context.principal !== undefined && { principal: context.principal }),
+      };
+      const provider = new StoredOAuthProvider({
+        subject,
+        authorizer,
+        clientName: auth.clientName,
+        ...(clientId !== undefined && { clientId }),
+        ...(clientSecret !== undefined && { clientSecret }),
+        ...(auth.clientMetadataUrl !== undefined && { clientMetadataUrl: auth.clientMetadataUrl }),
+        ...(auth.scope !== undefined && { scope: auth.scope }),
+        onSecret,
+      });
+      const fetch = createOAuthFetch({
+        subject,
+        serverUrl: context.serverUrl,
+        provider,
+        authorizer,
+        fetch: context.fetchFor(),
+      });
+      return { headers: base, fetch, completeAuthorization: fetch.complete };
     }
     case 'mtls': {
       const cert = await resolveSecretValue(auth.cert, 'auth.cert', context);
       const key = await resolve(auth.key, 'key');
       const ca = auth.ca === undefined ? undefined : await resolveSecretValue(auth.ca, 'auth.ca', context);
-      // node:https is loaded only for servers that use a client certificate.
-      const { createMtlsFetch } = await import('./create-mtls-fetch.js');
-      return { headers: base, fetch: createMtlsFetch({ cert, key, ...(ca !== undefined && { ca }) }) };
+      return { headers: base, fetch: context.fetchFor({ cert, key, ...(ca !== undefined && { ca }) }) };
     }
   }
 }

@@ -38,6 +38,6 @@ function remoteOptions(config: Extract<McpServerConfig, { url: string }>, auth: 
   return {
     requestInit: { headers: auth?.headers ?? config.headers },
     ...(auth?.authProvider !== undefined && { authProvider: auth.authProvider }),
-    ...(auth?.fetch !== undefined && { fetch: auth.fetch }),
+    ...(auth !== undefined && { fetch: auth.fetch }),
   };
 }

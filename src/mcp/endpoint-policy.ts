@@ -18,13 +18,30 @@ export const endpointPolicySchema = z.strictObject({
 export type EndpointPolicyOptions = z.input<typeof endpointPolicySchema>;
 export type EndpointPolicy = z.output<typeof endpointPolicySchema>;
 
+/** An address a host name was checked at; the connection must go there and nowhere else. */
+export interface CheckedAddress {
+  readonly address: string;
+  readonly family: 4 | 6;
+}
+
+/** Whether the policy restricts anything (the default `open` policy with no deny-list does not). */
+export function restrictsEndpoints(policy: EndpointPolicy): boolean {
+  return policy.preset !== 'open' || policy.denyHosts.length > 0;
+}
+
 /**
  * Throws ENDPOINT_DENIED unless `url` may be connected to. The host name and every address
  * it resolves to (node:dns lookup, as the connection will) are checked, so a public name
- * pointing at 169.254.169.254 is refused too.
+ * pointing at 169.254.169.254 is refused too. Returns the addresses checked (none under a
+ * policy that restricts nothing), for the connection to be pinned to: a second lookup could
+ * answer differently (DNS rebinding).
  */
-export async function checkEndpoint(url: string, policy: EndpointPolicy, server?: string): Promise<void> {
-  if (policy.preset === 'open' && policy.denyHosts.length === 0) return;
+export async function checkEndpoint(
+  url: string,
+  policy: EndpointPolicy,
+  server?: string,
+): Promise<readonly CheckedAddress[]> {
+  if (!restrictsEndpoints(policy)) return [];
   const hostname = hostnameOf(url);
   const deny = (reason: string): never => {
     throw new ContextError('ENDPOINT_DENIED', `endpoint ${url} is not allowed: ${reason}`, {
@@ -36,20 +53,21 @@ export async function checkEndpoint(url: string, policy: EndpointPolicy, server?
   const hostRule = policy.denyHosts.find((rule) => matchesHostRule(hostname, rule));
   if (hostRule !== undefined) deny(`host "${hostname}" matches the deny-list entry "${hostRule}"`);
   if (policy.preset === 'strict' && strictDeniedNames.has(hostname)) deny(`"${hostname}" is a metadata host`);
-  const addresses = isIP(hostname)
-    ? [hostname]
+  const addresses: CheckedAddress[] = isIP(hostname)
+    ? [{ address: hostname, family: isIP(hostname) as 4 | 6 }]
     : (
         await lookup(hostname, { all: true, verbatim: true }).catch((error: unknown) =>
           deny(`"${hostname}" does not resolve (${error instanceof Error ? error.message : String(error)})`),
         )
-      ).map((entry) => entry.address);
-  for (const address of addresses) {
+      ).map((entry) => ({ address: entry.address, family: entry.family as 4 | 6 }));
+  for (const { address } of addresses) {
     const rule = policy.denyHosts.find((entry) => matchesAddressRule(address, entry));
     if (rule !== undefined) deny(`address ${address} matches the deny-list entry "${rule}"`);
     if (policy.preset === 'strict' && isRestrictedAddress(address)) {
       deny(`address ${address} is loopback, private, link-local, metadata or reserved`);
     }
   }
+  return addresses;
 }
 
 /** Whether the strict preset refuses this IP address (IPv4, IPv6, IPv4-mapped IPv6). */

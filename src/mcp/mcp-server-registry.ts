@@ -11,6 +11,7 @@ import type {
 import { EventEmitter } from 'eventemitter3';
 import type { z } from 'zod';
 import { AuditLog, type AuditMeasure, type AuditSubject, actorOf } from '../audit/audit-log.js';
+import type { AuthorizationAnswer } from '../credentials/oauth-authorizer.js';
 import { ContextError } from '../errors.js';
 import { parseOptions } from '../options/parse-options.js';
 import { contentBytes, countItems, namesOf, nothing, resultBytes, validActor } from './audit-measures.js';
@@ -33,12 +34,14 @@ import {
   uriSchema,
 } from './operation-schemas.js';
 import { parseSkillEntry } from './parse-skill-entry.js';
+import { PrincipalSessions } from './principal-sessions.js';
 import { PromptCatalog } from './prompt-catalog.js';
 import {
   type McpServerRegistryOptions,
   type ResolvedRegistryOptions,
   registryOptionsSchema,
 } from './registry-options.js';
+import type { McpServerConfig } from './server-config.js';
 import { type ConnectionEvent, ServerConnection } from './server-connection.js';
 import type { Completion, ServerOperations } from './server-operations.js';
 import type { ServerStatus } from './server-status.js';
@@ -68,7 +71,11 @@ export class McpServerRegistry extends EventEmitter<RegistryEvents> implements S
   readonly #options: ResolvedRegistryOptions;
   readonly #connections = new Map<string, ServerConnection>();
   // Listing for an argument check is part of the getPrompt it serves: audited as that, not alone.
-  readonly #prompts = new PromptCatalog((server) => this.#listPrompts(server, { all: true }));
+  readonly #prompts = new PromptCatalog((server, principal) =>
+    this.#listPrompts(server, { all: true, ...(principal !== undefined && { principal }) }),
+  );
+  /** Per-user servers: one session per principal. */
+  readonly #perUser = new Map<string, PrincipalSessions>();
   readonly #audit: AuditLog | undefined;
 
   constructor(options: McpServerRegistryOptions) {
@@ -85,19 +92,26 @@ export class McpServerRegistry extends EventEmitter<RegistryEvents> implements S
           );
     const notify = (event: ConnectionEvent) => {
       if (event.type !== 'resources-list-changed' && event.type !== 'resource-updated') {
-        this.#prompts.forget(event.server);
+        this.#prompts.forget(event.server, event.principal);
       }
       (this.emit as (type: string, event: ConnectionEvent) => boolean)(event.type, event);
     };
     for (const [name, config] of Object.entries(this.#options.mcpServers)) {
-      const connection = new ServerConnection(name, config, {
+      const connectionOptions = {
         reconnect: this.#options.reconnect,
         endpointPolicy: this.#options.endpointPolicy,
         connectTimeoutMs: this.#options.requestTimeoutMs,
         notify,
         ...(this.#options.credentials !== undefined && { credentials: this.#options.credentials }),
-      });
-      this.#connections.set(name, connection);
+        ...(this.#options.authorizer !== undefined && { authorizer: this.#options.authorizer }),
+        ...(this.#options.elicitation !== undefined && { elicitation: this.#options.elicitation }),
+      };
+      this.#connections.set(name, new ServerConnection(name, config, connectionOptions));
+      if (isPerUser(config)) {
+        const create = (principal: string) =>
+          new ServerConnection(name, config, connectionOptions, principal);
+        this.#perUser.set(name, new PrincipalSessions(create, this.#options.principalSessions));
+      }
     }
   }
 
@@ -209,7 +223,7 @@ export class McpServerRegistry extends EventEmitter<RegistryEvents> implements S
   async #readResource(server: string, uri: string, options: ReadOptions): Promise<CappedReadResult> {
     const parsedUri = parseOptions(uriSchema, uri, 'uri');
     const parsed = parseOptions(readOptionsSchema, options, 'options');
-    const connection = this.#connection(server);
+    const connection = this.#connection(server, parsed.principal);
     const result = await this.#call(server, 'resources/read', parsed, (client, request) =>
       client.readResource({ uri: parsedUri }, request),
     );
@@ -243,8 +257,8 @@ export class McpServerRegistry extends EventEmitter<RegistryEvents> implements S
       const promptName = parseOptions(nameSchema, name, 'name');
       const promptArguments = parseOptions(promptArgumentsSchema, args, 'arguments');
       const parsed = parseOptions(callOptionsSchema, options, 'options');
-      this.#connection(server);
-      await this.#prompts.checkArguments(server, promptName, promptArguments);
+      this.#connection(server, parsed.principal);
+      await this.#prompts.checkArguments(server, promptName, promptArguments, parsed.principal);
       return this.#call(server, 'prompts/get', parsed, (client, request) =>
         client.getPrompt({ name: promptName, arguments: promptArguments }, request),
       );
@@ -412,18 +426,42 @@ export class McpServerRegistry extends EventEmitter<RegistryEvents> implements S
   }
 
   /** The capabilities the server announced (connects if needed). */
-  async getServerCapabilities(server: string): Promise<ServerCapabilities | undefined> {
-    return this.#call(server, 'initialize', {}, async (client) => client.getServerCapabilities());
+  async getServerCapabilities(
+    server: string,
+    options: Pick<CallOptions, 'principal'> = {},
+  ): Promise<ServerCapabilities | undefined> {
+    const parsed = parseOptions(callOptionsSchema, options, 'options');
+    return this.#call(server, 'initialize', parsed, async (client) => client.getServerCapabilities());
   }
 
   /** The instructions the server sent in `initialize`, if any (connects if needed). */
-  async getInstructions(server: string): Promise<string | undefined> {
-    return this.#call(server, 'initialize', {}, async (client) => client.getInstructions());
+  async getInstructions(
+    server: string,
+    options: Pick<CallOptions, 'principal'> = {},
+  ): Promise<string | undefined> {
+    const parsed = parseOptions(callOptionsSchema, options, 'options');
+    return this.#call(server, 'initialize', parsed, async (client) => client.getInstructions());
+  }
+
+  /**
+   * Finishes an authorization the user completed after an AUTH_REQUIRED: the code (and state)
+   * the host received at its redirect URL are exchanged for tokens, kept in the authorizer's
+   * store. The next operation connects with them.
+   */
+  async completeAuthorization(
+    server: string,
+    answer: AuthorizationAnswer & { readonly principal?: string },
+  ): Promise<void> {
+    const { principal, ...rest } = answer;
+    await this.#connection(server, principal).completeAuthorization(rest);
   }
 
   /** Closes every session and stops reconnecting; the registry cannot be used afterwards. */
   async close(): Promise<void> {
-    await Promise.all([...this.#connections.values()].map((connection) => connection.close()));
+    await Promise.all([
+      ...[...this.#connections.values()].map((connection) => connection.close()),
+      ...[...this.#perUser.values()].map((sessions) => sessions.close()),
+    ]);
     this.removeAllListeners();
   }
 
@@ -443,12 +481,17 @@ export class McpServerRegistry extends EventEmitter<RegistryEvents> implements S
       try {
         return await run();
       } catch (error) {
-        throw this.#connections.get(subject.server)?.redactError(error) ?? error;
+        const principal = options.principal;
+        const connection =
+          (principal === undefined ? undefined : this.#perUser.get(subject.server)?.peek(principal)) ??
+          this.#connections.get(subject.server);
+        throw connection?.redactError(error) ?? error;
       }
     };
     if (!this.#audit) return guarded();
     const actor = actorOf(validActor(options));
-    return this.#audit.record({ ...subject, actor }, guarded, measure);
+    const principal = typeof options.principal === 'string' ? { principal: options.principal } : {};
+    return this.#audit.record({ ...subject, ...principal, actor }, guarded, measure);
   }
 
   async #listPrompts(
@@ -468,7 +511,12 @@ export class McpServerRegistry extends EventEmitter<RegistryEvents> implements S
     return { prompts: items, ...(nextCursor !== undefined && { nextCursor }) };
   }
 
-  #connection(server: string): ServerConnection {
+  /**
+   * The connection a call goes to: the server's one session, or for a per-user server the
+   * principal's own (PRINCIPAL_REQUIRED when the call names none). A shared server ignores
+   * the principal.
+   */
+  #connection(server: string, principal?: string): ServerConnection {
     const connection = this.#connections.get(server);
     if (!connection) {
       throw new ContextError('UNKNOWN_SERVER', `no MCP server named "${server}" is configured`, {
@@ -477,7 +525,16 @@ export class McpServerRegistry extends EventEmitter<RegistryEvents> implements S
         value: server,
       });
     }
-    return connection;
+    const sessions = this.#perUser.get(server);
+    if (sessions === undefined) return connection;
+    if (principal === undefined) {
+      throw new ContextError(
+        'PRINCIPAL_REQUIRED',
+        `server "${server}" is per-user: the call must name the principal (the user) it is for`,
+        { server, field: 'principal' },
+      );
+    }
+    return sessions.get(principal);
   }
 
   #call<T>(
@@ -486,7 +543,7 @@ export class McpServerRegistry extends EventEmitter<RegistryEvents> implements S
     options: z.output<typeof callOptionsSchema>,
     run: (client: Client, request: SessionRequest) => Promise<T>,
   ): Promise<T> {
-    const connection = this.#connection(server);
+    const connection = this.#connection(server, options.principal);
     const timeout = options.timeoutMs ?? connection.config.requestTimeoutMs ?? this.#options.requestTimeoutMs;
     return callOnSession(connection, operation, { signal: options.signal, timeout }, run);
   }
@@ -520,8 +577,10 @@ export class McpServerRegistry extends EventEmitter<RegistryEvents> implements S
     if (parsed.cursor === undefined && result.nextCursor === undefined) {
       const count = result.items.length;
       if (operation === 'resources/list')
-        this.#connection(server).statusRecord.update({ resourceCount: count });
-      if (operation === 'prompts/list') this.#connection(server).statusRecord.update({ promptCount: count });
+        this.#connection(server, parsed.principal).statusRecord.update({ resourceCount: count });
+      if (operation === 'prompts/list') {
+        this.#connection(server, parsed.principal).statusRecord.update({ promptCount: count });
+      }
     }
     return result;
   }
@@ -538,4 +597,8 @@ function requireCapability(server: string, declared: unknown, capability: string
       value: capability,
     });
   }
+}
+
+function isPerUser(config: McpServerConfig): boolean {
+  return 'url' in config && config.auth?.type === 'oauth' && config.auth.perUser;
 }

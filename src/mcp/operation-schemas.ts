@@ -11,6 +11,11 @@ export const callOptionsSchema = z.object({
   timeoutMs: z.number().int().positive().optional(),
   /** Who the call is for, in the audit log; absent: the operator. `PolicyBoundServers` sets its principal. */
   actor: z.strictObject({ pipelineId: z.string().min(1), agentId: z.string().min(1).optional() }).optional(),
+  /**
+   * The host's user the call is for. A per-user server (`auth.perUser`) needs it: each principal
+   * has its own session and credentials there. A shared server ignores it.
+   */
+  principal: z.string().min(1).max(256).optional(),
 });
 
 export const listOptionsSchema = callOptionsSchema.extend({

@@ -7,14 +7,22 @@ import { ContextError } from '../errors.js';
  */
 export class PromptCatalog {
   readonly #listings = new Map<string, Promise<Prompt[]>>();
-  readonly #list: (server: string) => Promise<{ prompts: Prompt[] }>;
+  readonly #list: (server: string, principal: string | undefined) => Promise<{ prompts: Prompt[] }>;
 
-  constructor(list: (server: string) => Promise<{ prompts: Prompt[] }>) {
+  /** Per-user servers list per principal: `list` is called with the principal the call is for. */
+  constructor(list: (server: string, principal: string | undefined) => Promise<{ prompts: Prompt[] }>) {
     this.#list = list;
   }
 
-  forget(server: string): void {
-    this.#listings.delete(server);
+  /** Forgets one principal's listing of a server, or (no principal) every listing of it. */
+  forget(server: string, principal?: string): void {
+    if (principal !== undefined) {
+      this.#listings.delete(keyOf(server, principal));
+      return;
+    }
+    for (const key of this.#listings.keys()) {
+      if (key === server || key.startsWith(`${server}\u0000`)) this.#listings.delete(key);
+    }
   }
 
   /**
@@ -22,8 +30,13 @@ export class PromptCatalog {
    * empty. A prompt the listing does not know, or a listing that fails, is left to the
    * server to judge: its answer (or error) is the truth, not our guess.
    */
-  async checkArguments(server: string, name: string, args: Readonly<Record<string, string>>): Promise<void> {
-    const prompt = (await this.#prompts(server)).find((candidate) => candidate.name === name);
+  async checkArguments(
+    server: string,
+    name: string,
+    args: Readonly<Record<string, string>>,
+    principal?: string,
+  ): Promise<void> {
+    const prompt = (await this.#prompts(server, principal)).find((candidate) => candidate.name === name);
     for (const argument of prompt?.arguments ?? []) {
       if (!argument.required) continue;
       const value = args[argument.name];
@@ -39,19 +52,24 @@ export class PromptCatalog {
 
   // --- Internal helpers ---
 
-  async #prompts(server: string): Promise<Prompt[]> {
-    let listing = this.#listings.get(server);
+  async #prompts(server: string, principal: string | undefined): Promise<Prompt[]> {
+    const key = keyOf(server, principal);
+    let listing = this.#listings.get(key);
     if (!listing) {
-      listing = this.#list(server).then(
+      listing = this.#list(server, principal).then(
         (result) => result.prompts,
         (error: unknown) => {
-          this.#listings.delete(server);
+          this.#listings.delete(key);
           if (ContextError.isInstance(error) && error.code === 'ABORTED') throw error;
           return [];
         },
       );
-      this.#listings.set(server, listing);
+      this.#listings.set(key, listing);
     }
     return listing;
   }
+}
+
+function keyOf(server: string, principal: string | undefined): string {
+  return principal === undefined ? server : `${server}\u0000${principal}`;
 }

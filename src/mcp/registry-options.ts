@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import type { AuditSink } from '../audit/audit-record.js';
 import type { CredentialSource } from '../credentials/credential-source.js';
+import type { OAuthAuthorizer } from '../credentials/oauth-authorizer.js';
 import { endpointPolicySchema } from './endpoint-policy.js';
 import { reconnectSchema } from './reconnect-schedule.js';
 import { mcpServersSchema } from './server-config.js';
+import type { ElicitationHandler } from './server-connection.js';
 
 export const registryOptionsSchema = z.object({
   mcpServers: mcpServersSchema,
@@ -20,12 +22,41 @@ export const registryOptionsSchema = z.object({
     .default(8 * 1024 * 1024),
   /** Reopening closed sessions: 1 s, 2 s, 4 s … capped at 30 s, with jitter. */
   reconnect: reconnectSchema.default({ initialDelayMs: 1_000, maxDelayMs: 30_000, jitter: 0.2 }),
+  /**
+   * Per-user servers (`auth: { type: "oauth", perUser: true }`): a principal's session closes
+   * after `idleMs` unused; at most `max` principals have one per server (least recently used first out).
+   */
+  principalSessions: z
+    .strictObject({
+      idleMs: z.number().int().positive().default(300_000),
+      max: z.number().int().positive().default(100),
+    })
+    .default({ idleMs: 300_000, max: 100 }),
   /** Where remote servers may live; no restriction by default. */
   endpointPolicy: endpointPolicySchema.default({ preset: 'open', denyHosts: [] }),
   /** Looks up `{ secret: "name" }` credential references (e.g. `openCredentialFile(path)`). */
   credentials: z
     .custom<CredentialSource>(hasMethod('get'), { message: 'credentials must have a get(name) method' })
     .optional(),
+  /**
+   * The host's part of OAuth authorization-code flows (`auth: { type: "oauth" }`): the redirect
+   * URL, where tokens are kept per (server, principal), and how the user's code comes back.
+   */
+  authorizer: z
+    .custom<OAuthAuthorizer>(
+      (value) =>
+        typeof value === 'object' &&
+        value !== null &&
+        typeof (value as { redirectUrl?: unknown }).redirectUrl === 'string' &&
+        hasMethod('get')((value as { store?: unknown }).store),
+      { message: 'an authorizer needs a redirectUrl string and a store with get/set/delete' },
+    )
+    .optional(),
+  /**
+   * Answers servers' elicitation requests (form defaults applied, SEP-1034). Without it the
+   * client does not declare the elicitation capability.
+   */
+  elicitation: z.custom<ElicitationHandler>((value) => typeof value === 'function').optional(),
   /** One record per operation goes to each sink (no content, argument values or credentials). */
   audit: z
     .union([

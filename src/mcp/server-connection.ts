@@ -1,15 +1,20 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
+  type ElicitRequest,
+  ElicitRequestSchema,
+  type ElicitResult,
   PromptListChangedNotificationSchema,
   ResourceListChangedNotificationSchema,
   ResourceUpdatedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { CredentialSource } from '../credentials/credential-source.js';
+import type { AuthorizationAnswer, OAuthAuthorizer } from '../credentials/oauth-authorizer.js';
 import { resolveTransportAuth, type TransportAuth } from '../credentials/resolve-transport-auth.js';
 import { SecretRedactor } from '../credentials/secret-redactor.js';
 import { ContextError } from '../errors.js';
 import { httpStatusOf } from './classify-transport-error.js';
 import { connectWithFallback, transportKindOf } from './connect-with-fallback.js';
+import { createEndpointFetch } from './create-endpoint-fetch.js';
 import { checkEndpoint, type EndpointPolicy } from './endpoint-policy.js';
 import { type ReconnectPolicy, reconnectDelay } from './reconnect-schedule.js';
 import type { McpServerConfig } from './server-config.js';
@@ -18,13 +23,17 @@ import { sessionIdOf } from './session-id-of.js';
 
 export type { ConnectionState } from './server-status.js';
 
-/** What a session tells its owner, as it happens. */
-export type ConnectionEvent =
+/**
+ * What a session tells its owner, as it happens. A per-user server's events name the principal
+ * whose session it was: what changed is that principal's view, and only theirs.
+ */
+export type ConnectionEvent = (
   | { readonly type: 'session-opened'; readonly server: string }
   | { readonly type: 'session-closed'; readonly server: string }
   | { readonly type: 'resources-list-changed'; readonly server: string }
   | { readonly type: 'resource-updated'; readonly server: string; readonly uri: string }
-  | { readonly type: 'prompts-list-changed'; readonly server: string };
+  | { readonly type: 'prompts-list-changed'; readonly server: string }
+) & { readonly principal?: string };
 
 export interface ConnectionOptions {
   readonly reconnect: ReconnectPolicy | false;
@@ -34,10 +43,31 @@ export interface ConnectionOptions {
   readonly notify: (event: ConnectionEvent) => void;
   /** Where `{ secret: "name" }` references in `auth` are looked up. */
   readonly credentials?: CredentialSource;
+  /** The host's part of OAuth authorization-code flows. */
+  readonly authorizer?: OAuthAuthorizer;
+  /** Answers the server's elicitation requests; without it the capability is not declared. */
+  readonly elicitation?: ElicitationHandler;
 }
 
+/** A server asks the user for input (MCP spec, client/elicitation), on behalf of a principal. */
+export interface ElicitationRequest {
+  readonly server: string;
+  readonly principal?: string;
+  readonly params: ElicitRequest['params'];
+  readonly signal: AbortSignal;
+}
+
+export type ElicitationHandler = (request: ElicitationRequest) => Promise<ElicitResult>;
+
 /** Failures that already say exactly what went wrong; not wrapped as CONNECT_FAILED. */
-const ownConnectFailures = new Set(['ENDPOINT_DENIED', 'CREDENTIAL_MISSING', 'CREDENTIAL_FILE_INVALID']);
+const ownConnectFailures = new Set([
+  'ENDPOINT_DENIED',
+  'CREDENTIAL_MISSING',
+  'CREDENTIAL_FILE_INVALID',
+  'AUTH_REQUIRED',
+  'AUTH_FAILED',
+  'INVALID_OPTION',
+]);
 
 const clientInfo = { name: 'mcp-resource-context', version: '0.1.0' };
 
@@ -49,6 +79,8 @@ const clientInfo = { name: 'mcp-resource-context', version: '0.1.0' };
 export class ServerConnection {
   readonly name: string;
   readonly config: McpServerConfig;
+  /** The host's user this session is for (per-user servers only). */
+  readonly principal: string | undefined;
   readonly #status: ServerStatusRecord;
   readonly #options: ConnectionOptions;
   /** Every credential this server's sessions have used, kept out of errors and statuses. */
@@ -65,9 +97,10 @@ export class ServerConnection {
   #backoffAttempt = 0;
   #openedAt = 0;
 
-  constructor(name: string, config: McpServerConfig, options: ConnectionOptions) {
+  constructor(name: string, config: McpServerConfig, options: ConnectionOptions, principal?: string) {
     this.name = name;
     this.config = config;
+    this.principal = principal;
     this.#options = options;
     this.#status = new ServerStatusRecord(name, transportKindOf(config));
   }
@@ -110,6 +143,25 @@ export class ServerConnection {
     return this.#redactor.redactError(error);
   }
 
+  /**
+   * Hands the SDK the code the user's authorization brought back (the host received it at its
+   * redirect URL after an AUTH_REQUIRED): tokens are fetched and stored; the next use connects.
+   */
+  async completeAuthorization(answer: AuthorizationAnswer): Promise<void> {
+    if (!('url' in this.config) || this.config.auth?.type !== 'oauth') {
+      throw new ContextError('INVALID_OPTION', `server "${this.name}" does not use OAuth authorization`, {
+        server: this.name,
+        field: 'auth',
+      });
+    }
+    const auth = await this.#resolveAuth(this.config);
+    try {
+      await auth.completeAuthorization?.(answer);
+    } catch (error) {
+      throw this.#redactor.redactError(error);
+    }
+  }
+
   /** Closes the session and stops reconnecting; no timer or handle is left behind. */
   async close(): Promise<void> {
     this.#closed = true;
@@ -131,11 +183,7 @@ export class ServerConnection {
       let auth: TransportAuth | undefined;
       if ('url' in this.config) {
         await checkEndpoint(this.config.url, this.#options.endpointPolicy, this.name);
-        auth = await resolveTransportAuth(this.config.auth, this.config.headers, {
-          server: this.name,
-          redactor: this.#redactor,
-          ...(this.#options.credentials !== undefined && { credentials: this.#options.credentials }),
-        });
+        auth = await this.#resolveAuth(this.config);
       }
       const timeout = this.config.requestTimeoutMs ?? this.#options.connectTimeoutMs;
       opened = await connectWithFallback(this.config, () => this.#createClient(), timeout, auth);
@@ -182,7 +230,7 @@ export class ServerConnection {
       instructions: client.getInstructions(),
       reconnectAttempts: 0,
     });
-    this.#options.notify({ type: 'session-opened', server: this.name });
+    this.#options.notify({ type: 'session-opened', server: this.name, ...this.#principalField() });
     return client;
   }
 
@@ -194,7 +242,7 @@ export class ServerConnection {
     if (!this.#closed) this.#status.update({ state: 'disconnected' });
     // Scheduled first, so a `session-closed` listener sees when the next attempt comes.
     this.#scheduleReconnect();
-    this.#options.notify({ type: 'session-closed', server: this.name });
+    this.#options.notify({ type: 'session-closed', server: this.name, ...this.#principalField() });
   }
 
   #scheduleReconnect(): void {
@@ -218,8 +266,40 @@ export class ServerConnection {
     this.#reconnectTimer.unref();
   }
 
+  #principalField(): { principal?: string } {
+    return this.principal === undefined ? {} : { principal: this.principal };
+  }
+
+  #resolveAuth(config: Extract<McpServerConfig, { url: string }>): Promise<TransportAuth> {
+    const policy = this.#options.endpointPolicy;
+    return resolveTransportAuth(config.auth, config.headers, {
+      server: this.name,
+      serverUrl: config.url,
+      redactor: this.#redactor,
+      fetchFor: (tls) =>
+        createEndpointFetch({ policy, server: this.name, ...(tls !== undefined && { tls }) }),
+      ...(this.principal !== undefined && { principal: this.principal }),
+      ...(this.#options.authorizer !== undefined && { authorizer: this.#options.authorizer }),
+      ...(this.#options.credentials !== undefined && { credentials: this.#options.credentials }),
+    });
+  }
+
   #createClient(): Client {
-    const client = new Client(clientInfo, { capabilities: {} });
+    const elicitation = this.#options.elicitation;
+    // Capabilities are declared only for what the host handles (MCP spec, client features).
+    const client = new Client(clientInfo, {
+      capabilities: elicitation === undefined ? {} : { elicitation: { form: { applyDefaults: true } } },
+    });
+    if (elicitation !== undefined) {
+      client.setRequestHandler(ElicitRequestSchema, (request, extra) =>
+        elicitation({
+          server: this.name,
+          ...(this.principal !== undefined && { principal: this.principal }),
+          params: request.params,
+          signal: extra.signal,
+        }),
+      );
+    }
     this.#listen(client);
     return client;
   }
@@ -237,18 +317,19 @@ export class ServerConnection {
    */
   #listen(client: Client): void {
     const server = this.name;
+    const principal = this.#principalField();
     const notify = this.#options.notify;
     // MCP spec, server/resources "List Changed Notification" and "Subscriptions".
     client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
       this.#status.clear('resourceCount');
-      notify({ type: 'resources-list-changed', server });
+      notify({ type: 'resources-list-changed', server, ...principal });
     });
     client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
-      notify({ type: 'resource-updated', server, uri: notification.params.uri });
+      notify({ type: 'resource-updated', server, uri: notification.params.uri, ...principal });
     });
     client.setNotificationHandler(PromptListChangedNotificationSchema, () => {
       this.#status.clear('promptCount');
-      notify({ type: 'prompts-list-changed', server });
+      notify({ type: 'prompts-list-changed', server, ...principal });
     });
   }
 }

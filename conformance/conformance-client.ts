@@ -1,0 +1,105 @@
+// The client the MCP conformance suite drives: `conformance-client <server-url>`, scenario in
+// MCP_CONFORMANCE_SCENARIO, credentials in MCP_CONFORMANCE_CONTEXT. It uses only the library's
+// public API (the package root), as a host would.
+import {
+  type AuthConfigInput,
+  type AuthorizationRequest,
+  McpServerRegistry,
+  type McpServerRegistryOptions,
+  MemoryOAuthStore,
+} from '../src/index.js';
+
+const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
+const serverUrl = process.argv[2];
+const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}') as Record<string, string | undefined>;
+/** A client ID metadata document URL (SEP-991): used where the authorization server supports it. */
+const clientMetadataUrl = 'https://conformance-test.local/client-metadata.json';
+
+/**
+ * The user's part of the authorization-code flow, as a browser would do it: the conformance
+ * authorization server approves at once and redirects to our redirect URL with the code.
+ */
+async function followAuthorization(request: AuthorizationRequest) {
+  const response = await fetch(request.url, { redirect: 'manual' });
+  const location = response.headers.get('location');
+  if (location === null) throw new Error(`no redirect from ${request.url.href}`);
+  const back = new URL(location);
+  const code = back.searchParams.get('code');
+  if (code === null) throw new Error('the redirect carried no code');
+  const state = back.searchParams.get('state');
+  return { code, ...(state !== null && { state }) };
+}
+
+function authFor(name: string): AuthConfigInput | undefined {
+  if (name === 'auth/client-credentials-basic') {
+    return {
+      type: 'oauth-client-credentials',
+      clientId: need('client_id'),
+      clientSecret: need('client_secret'),
+    };
+  }
+  if (name === 'auth/client-credentials-jwt') {
+    return {
+      type: 'oauth-client-credentials',
+      clientId: need('client_id'),
+      privateKey: need('private_key_pem'),
+      ...(context.signing_algorithm !== undefined && { algorithm: context.signing_algorithm }),
+    };
+  }
+  if (name === 'auth/cross-app-access-complete-flow') {
+    return {
+      type: 'oauth-cross-app-access',
+      idpTokenUrl: need('idp_token_endpoint'),
+      idpClientId: need('idp_client_id'),
+      idToken: need('idp_id_token'),
+      clientId: need('client_id'),
+      clientSecret: need('client_secret'),
+    };
+  }
+  if (name === 'auth/pre-registration') {
+    return { type: 'oauth', clientId: need('client_id'), clientSecret: need('client_secret') };
+  }
+  if (name.startsWith('auth/')) return { type: 'oauth', clientMetadataUrl };
+  return undefined;
+}
+
+function need(key: string): string {
+  const value = context[key];
+  if (value === undefined) throw new Error(`MCP_CONFORMANCE_CONTEXT has no ${key}`);
+  return value;
+}
+
+async function main(): Promise<void> {
+  if (serverUrl === undefined) throw new Error('usage: conformance-client <server-url>');
+  const auth = authFor(scenario);
+  const options: McpServerRegistryOptions = {
+    mcpServers: { server: { type: 'http', url: serverUrl, ...(auth !== undefined && { auth }) } },
+    reconnect: false,
+    authorizer: {
+      redirectUrl: 'http://localhost:3000/callback',
+      store: new MemoryOAuthStore(),
+      authorize: followAuthorization,
+    },
+    // Accept with nothing filled in: the form's defaults apply (SEP-1034).
+    elicitation: async () => ({ action: 'accept', content: {} }),
+  };
+  const servers = new McpServerRegistry(options);
+  try {
+    const { tools } = await servers.listTools('server');
+    const names = tools.map((tool) => tool.name);
+    if (names.includes('add_numbers')) await servers.callTool('server', 'add_numbers', { a: 5, b: 3 });
+    for (const name of ['test_client_elicitation_defaults', 'test_reconnection', 'test-tool']) {
+      if (names.includes(name)) await servers.callTool('server', name, {});
+    }
+  } finally {
+    await servers.close();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+    process.exit(1);
+  },
+);

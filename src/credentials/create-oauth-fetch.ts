@@ -1,0 +1,163 @@
+import { auth, extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ContextError } from '../errors.js';
+import type { AuthorizationAnswer, OAuthAuthorizer, OAuthSubject } from './oauth-authorizer.js';
+import type { StoredOAuthProvider } from './stored-oauth-provider.js';
+
+export interface OAuthFetchOptions {
+  readonly subject: OAuthSubject;
+  readonly serverUrl: string;
+  readonly provider: StoredOAuthProvider;
+  readonly authorizer: OAuthAuthorizer;
+  /** Every request goes out through this (the endpoint-policy fetch): MCP and OAuth alike. */
+  readonly fetch: FetchLike;
+}
+
+/** Scope step-ups one request may trigger (MCP spec, "Scope Challenge Handling": bounded). */
+const maxStepUps = 2;
+
+/**
+ * A fetch for the MCP transport that carries the access token and, on a 401 or a 403
+ * `insufficient_scope` challenge, runs the SDK's `auth()` (discovery from the challenge's
+ * `resource_metadata` and the well-known fallbacks, registration, PKCE, the `resource`
+ * indicator, scope selection, refresh) and sends the request once more. When the user must
+ * authorize, the host's `authorize` is asked for the code; if it has none, the request fails
+ * with AUTH_REQUIRED and the URL to visit. Authorizations are one at a time.
+ */
+export function createOAuthFetch(options: OAuthFetchOptions): FetchLike & {
+  complete(answer: AuthorizationAnswer): Promise<void>;
+} {
+  const { provider } = options;
+  let running: Promise<void> | undefined;
+  const authorizeOnce = (challenge: Challenge) => {
+    running ??= authorize(options, challenge).finally(() => {
+      running = undefined;
+    });
+    return running;
+  };
+  const send = async (input: string | URL, init: RequestInit | undefined) => {
+    const headers = new Headers(init?.headers);
+    const tokens = await provider.tokens();
+    if (tokens !== undefined) headers.set('authorization', `Bearer ${tokens.access_token}`);
+    return options.fetch(input, { ...init, headers });
+  };
+  const fetchWithOAuth = async (input: string | URL, init?: RequestInit): Promise<Response> => {
+    let response = await send(input, init);
+    if (response.status === 401) {
+      await response.body?.cancel();
+      await authorizeOnce(challengeOf(response, false));
+      response = await send(input, init);
+    }
+    const seen = new Set<string>();
+    for (let stepUps = 0; response.status === 403 && stepUps < maxStepUps; stepUps++) {
+      const challenge = challengeOf(response, true);
+      // The same challenge again means the new token did not help: stop, do not loop.
+      if (challenge.error !== 'insufficient_scope' || seen.has(challenge.header)) break;
+      seen.add(challenge.header);
+      await response.body?.cancel();
+      await authorizeOnce(challenge);
+      response = await send(input, init);
+    }
+    return response;
+  };
+  return Object.assign(fetchWithOAuth, {
+    complete: (answer: AuthorizationAnswer) => exchangeCode(options, answer, {}),
+  });
+}
+
+// --- Internal helpers ---
+
+interface Challenge {
+  readonly header: string;
+  readonly resourceMetadataUrl?: URL;
+  readonly scope?: string;
+  readonly error?: string;
+  readonly stepUp: boolean;
+}
+
+function challengeOf(response: Response, stepUp: boolean): Challenge {
+  const { resourceMetadataUrl, scope, error } = extractWWWAuthenticateParams(response);
+  return {
+    header: response.headers.get('www-authenticate') ?? '',
+    stepUp,
+    ...(resourceMetadataUrl !== undefined && { resourceMetadataUrl }),
+    ...(scope !== undefined && { scope }),
+    ...(error !== undefined && { error }),
+  };
+}
+
+async function authorize(options: OAuthFetchOptions, challenge: Challenge): Promise<void> {
+  const { provider, authorizer, subject } = options;
+  // The SDK falls back to other discovery URLs when one fails; a URL the endpoint policy
+  // refused must fail the authorization instead (the server pointed us somewhere forbidden).
+  let denied: unknown;
+  const fetchFn: FetchLike = async (url, init) => {
+    try {
+      return await options.fetch(url, init);
+    } catch (error) {
+      if (ContextError.isInstance(error) && error.code === 'ENDPOINT_DENIED') denied ??= error;
+      throw error;
+    }
+  };
+  const parameters = {
+    serverUrl: options.serverUrl,
+    fetchFn,
+    ...(challenge.resourceMetadataUrl !== undefined && {
+      resourceMetadataUrl: challenge.resourceMetadataUrl,
+    }),
+    ...(challenge.scope !== undefined && { scope: challenge.scope }),
+  };
+  const run = () =>
+    auth(provider, parameters).then(
+      (result) => {
+        if (denied !== undefined) throw denied;
+        return result;
+      },
+      (error: unknown) => {
+        throw denied ?? error;
+      },
+    );
+  const result = challenge.stepUp ? await provider.withoutRefresh(run) : await run();
+  if (result === 'AUTHORIZED') return;
+  const url = provider.takeAuthorizationUrl();
+  if (url === undefined) throw new Error('the authorization server gave no authorization URL');
+  const answer = await authorizer.authorize?.({ ...subject, url });
+  if (answer === undefined) throw authRequired(subject, url);
+  await exchangeCode(options, answer, parameters);
+}
+
+async function exchangeCode(
+  options: OAuthFetchOptions,
+  answer: AuthorizationAnswer,
+  parameters: { resourceMetadataUrl?: URL; scope?: string },
+): Promise<void> {
+  const expected = await options.provider.expectedState();
+  if (answer.state !== undefined && expected !== undefined && answer.state !== expected) {
+    throw new ContextError(
+      'AUTH_FAILED',
+      `server "${options.subject.server}": the authorization answer's state does not match the request`,
+      { server: options.subject.server, field: 'state' },
+    );
+  }
+  const result = await auth(options.provider, {
+    serverUrl: options.serverUrl,
+    fetchFn: options.fetch,
+    authorizationCode: answer.code,
+    ...parameters,
+  });
+  await options.authorizer.store.delete(options.subject, ['verifier']);
+  if (result !== 'AUTHORIZED') {
+    throw new ContextError('AUTH_FAILED', `server "${options.subject.server}": the code was not accepted`, {
+      server: options.subject.server,
+    });
+  }
+}
+
+function authRequired(subject: OAuthSubject, url: URL): ContextError {
+  const who = subject.principal === undefined ? '' : ` for principal "${subject.principal}"`;
+  return new ContextError(
+    'AUTH_REQUIRED',
+    `server "${subject.server}" needs authorization${who}: the user must visit ${url.href}`,
+    { server: subject.server, field: 'authorization', value: url.href },
+  );
+}

@@ -1,0 +1,52 @@
+/** Whose authorization a record belongs to: a server, and for per-user servers the principal. */
+export interface OAuthSubject {
+  readonly server: string;
+  /** The host's user id; absent for a server shared by everyone. */
+  readonly principal?: string;
+}
+
+/** What an OAuth session keeps between runs. */
+export type OAuthRecordKind = 'tokens' | 'client' | 'verifier' | 'discovery';
+
+/**
+ * Where tokens, client registrations, PKCE verifiers and discovery results are kept, per
+ * (server, principal). Values are JSON data; keep them exactly as given (the SDK stamps them
+ * with the authorization server they belong to). `credentialFileOAuthStore` keeps them in the
+ * encrypted credential file; `MemoryOAuthStore` for tests and short-lived hosts.
+ */
+export interface OAuthStore {
+  get(subject: OAuthSubject, kind: OAuthRecordKind): Promise<unknown> | unknown;
+  set(subject: OAuthSubject, kind: OAuthRecordKind, value: unknown): Promise<void> | void;
+  /** Forgets the given kinds (all when omitted): logout. */
+  delete(subject: OAuthSubject, kinds?: readonly OAuthRecordKind[]): Promise<void> | void;
+}
+
+/** The user must visit `url` (the authorization server's page) to grant access. */
+export interface AuthorizationRequest extends OAuthSubject {
+  readonly url: URL;
+}
+
+/** What came back to the redirect URL. */
+export interface AuthorizationAnswer {
+  readonly code: string;
+  /** The `state` parameter, when the host has it: checked against the one sent. */
+  readonly state?: string;
+}
+
+/**
+ * The host's part of the OAuth authorization-code flow (MCP authorization spec): the library
+ * does discovery, registration, PKCE, the token exchange, refresh and step-up; the host says
+ * where the user comes back to and how its code gets here, and keeps the records.
+ */
+export interface OAuthAuthorizer {
+  /** The redirect URI registered for this client (e.g. `https://host.example/oauth/callback`). */
+  readonly redirectUrl: string;
+  readonly store: OAuthStore;
+  /**
+   * Called when the user must authorize. Return the code if the host can obtain it now (a
+   * CLI waiting on its loopback redirect); return undefined and the operation fails with
+   * AUTH_REQUIRED carrying `url`, for the host to show; it then calls
+   * `McpServerRegistry.completeAuthorization` when the code arrives.
+   */
+  authorize?(request: AuthorizationRequest): Promise<AuthorizationAnswer | undefined>;
+}

@@ -1,0 +1,175 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { type OAuthServerOptions, startOAuthServer, testUserHeader } from '../../fixtures/index.js';
+import { credentialFileOAuthStore } from '../../src/credentials/credential-file-oauth-store.js';
+import { generateCredentialKey } from '../../src/credentials/credential-key.js';
+import { openCredentialFile } from '../../src/credentials/encrypted-credential-file.js';
+import { MemoryOAuthStore } from '../../src/credentials/memory-oauth-store.js';
+import type {
+  AuthorizationRequest,
+  OAuthAuthorizer,
+  OAuthStore,
+} from '../../src/credentials/oauth-authorizer.js';
+import { McpServerRegistry, type McpServerRegistryOptions } from '../../src/mcp/mcp-server-registry.js';
+import { collectErrorText } from './support/collect-error-text.js';
+
+const redirectUrl = 'http://127.0.0.1:1/callback';
+
+/** The user's browser: signs in as `user` and follows the authorization server to the redirect. */
+async function signIn(request: AuthorizationRequest, user: string) {
+  const response = await fetch(request.url, { redirect: 'manual', headers: { [testUserHeader]: user } });
+  const back = new URL(response.headers.get('location') ?? '');
+  return { code: back.searchParams.get('code') ?? '', state: back.searchParams.get('state') ?? '' };
+}
+
+async function setUp(options: OAuthServerOptions = {}) {
+  const server = await startOAuthServer(options);
+  onTestFinished(() => server.close());
+  return server;
+}
+
+function registry(url: string, authorizer: OAuthAuthorizer, extra: Partial<McpServerRegistryOptions> = {}) {
+  const servers = new McpServerRegistry({
+    mcpServers: { notes: { type: 'http', url, auth: { type: 'oauth' } } },
+    reconnect: false,
+    authorizer,
+    ...extra,
+  });
+  onTestFinished(() => servers.close());
+  return servers;
+}
+
+describe('OAuth authorization code (MCP authorization spec) through the SDK auth helpers', () => {
+  it('discovers, registers, authorizes with PKCE and the resource indicator, and keeps the tokens', async () => {
+    const server = await setUp();
+    const store = new MemoryOAuthStore();
+    const servers = registry(server.url, {
+      redirectUrl,
+      store,
+      authorize: (request) => signIn(request, 'ada'),
+    });
+    const read = await servers.readResource('notes', 'private://notes');
+    expect(read.contents[0]).toMatchObject({ text: 'notes of ada' });
+    expect(server.log.registrations).toBe(1);
+    // Scope from the resource's scopes_supported; resource = the MCP server (RFC 8707).
+    expect(server.log.authorizations).toEqual([{ user: 'ada', scope: 'read admin', resource: server.url }]);
+    expect(server.log.tokenRequests).toEqual([{ grantType: 'authorization_code', resource: server.url }]);
+    expect(store.get({ server: 'notes' }, 'tokens')).toMatchObject({ token_type: 'Bearer' });
+  });
+
+  it('without a code from the host the operation fails at once with AUTH_REQUIRED and the URL; completing it lets the next call through', async () => {
+    const server = await setUp();
+    const servers = registry(server.url, { redirectUrl, store: new MemoryOAuthStore() });
+    const failure = await servers.listResources('notes').catch((error: unknown) => error);
+    expect(failure).toMatchObject({ code: 'AUTH_REQUIRED', server: 'notes', field: 'authorization' });
+    const url = new URL(String((failure as { value: unknown }).value));
+    expect(url.origin).toBe(server.origin);
+    expect(url.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(server.log.tokenRequests).toEqual([]);
+
+    const answer = await signIn({ server: 'notes', url }, 'ada');
+    await expect(
+      servers.completeAuthorization('notes', { ...answer, state: 'forged' }),
+    ).rejects.toMatchObject({
+      code: 'AUTH_FAILED',
+    });
+    await servers.completeAuthorization('notes', answer);
+    const { resources } = await servers.listResources('notes');
+    expect(resources.map((resource) => resource.name)).toEqual(['notes of ada']);
+  });
+
+  it('an expired access token is refreshed with the refresh token, without sending the user again', async () => {
+    const server = await setUp();
+    const servers = registry(server.url, {
+      redirectUrl,
+      store: new MemoryOAuthStore(),
+      authorize: (request) => signIn(request, 'ada'),
+    });
+    await servers.listResources('notes');
+    server.expireAccessTokens();
+    const { resources } = await servers.listResources('notes');
+    expect(resources).toHaveLength(1);
+    expect(server.log.authorizations).toHaveLength(1);
+    expect(server.log.tokenRequests.map((request) => request.grantType)).toEqual([
+      'authorization_code',
+      'refresh_token',
+    ]);
+  });
+
+  it('steps up on 403 insufficient_scope with the challenged scope, and stops instead of looping when it never suffices', async () => {
+    const server = await setUp();
+    const scopes: (string | undefined)[] = [];
+    const servers = registry(server.url, {
+      redirectUrl,
+      store: new MemoryOAuthStore(),
+      authorize: (request) => {
+        scopes.push(request.url.searchParams.get('scope') ?? undefined);
+        return signIn(request, 'ada');
+      },
+    });
+    // The first grant covers what scopes_supported names; "forbidden" needs a scope never granted.
+    await servers.listTools('notes');
+    const failure = await servers.callTool('notes', 'forbidden').catch((error: unknown) => error);
+    expect(failure).toMatchObject({ server: 'notes' });
+    expect(collectErrorText(failure)).toContain('403');
+    // One step-up for the challenge; the same challenge again ends it (no loop).
+    expect(scopes).toEqual(['read admin', 'read admin never-granted']);
+  });
+
+  it('tokens kept in the encrypted credential file survive a restart of the host', async () => {
+    const server = await setUp();
+    const directory = mkdtempSync(join(tmpdir(), 'mcp-oauth-'));
+    onTestFinished(() => rmSync(directory, { recursive: true, force: true }));
+    const path = join(directory, 'credentials.json');
+    const key = generateCredentialKey();
+    const store: OAuthStore = credentialFileOAuthStore(path, { key });
+    const first = registry(server.url, {
+      redirectUrl,
+      store,
+      authorize: (request) => signIn(request, 'ada'),
+    });
+    await first.listResources('notes');
+    await first.close();
+
+    const second = registry(server.url, { redirectUrl, store: credentialFileOAuthStore(path, { key }) });
+    const read = await second.readResource('notes', 'private://notes');
+    expect(read.contents[0]).toMatchObject({ text: 'notes of ada' });
+    expect(server.log.authorizations).toHaveLength(1);
+    const file = await openCredentialFile(path, { key });
+    expect(file.names).toContain('oauth/notes/-/tokens');
+  });
+});
+
+describe('every URL OAuth fetches passes the endpoint policy', () => {
+  it('a 401 whose resource_metadata points at a denied host is refused without fetching it', async () => {
+    const decoy = await setUp();
+    const server = await setUp({
+      resourceMetadataUrl: `http://localhost:${new URL(decoy.origin).port}/.well-known/oauth-protected-resource/mcp`,
+    });
+    const servers = registry(
+      server.url,
+      { redirectUrl, store: new MemoryOAuthStore(), authorize: (request) => signIn(request, 'ada') },
+      { endpointPolicy: { denyHosts: ['localhost'] } },
+    );
+    const failure = await servers.listResources('notes').catch((error: unknown) => error);
+    expect(failure).toMatchObject({ code: 'ENDPOINT_DENIED', server: 'notes' });
+    expect(decoy.log.requests).toEqual([]);
+  });
+
+  it('the token request never goes to a token endpoint on a denied host', async () => {
+    const decoy = await setUp();
+    const server = await setUp({ tokenEndpoint: `http://localhost:${new URL(decoy.origin).port}/token` });
+    const servers = registry(
+      server.url,
+      { redirectUrl, store: new MemoryOAuthStore(), authorize: (request) => signIn(request, 'ada') },
+      { endpointPolicy: { denyHosts: ['localhost'] } },
+    );
+    const failure = await servers.listResources('notes').catch((error: unknown) => error);
+    expect(failure).toMatchObject({ code: 'ENDPOINT_DENIED' });
+    expect(server.log.authorizations).toHaveLength(1);
+    expect(server.log.tokenRequests).toEqual([]);
+    expect(decoy.log.requests).toEqual([]);
+  });
+});
