@@ -95,6 +95,12 @@ export interface Turn {
   /** The agent acting, where the host binds agents too: access needs the pipeline's and the agent's binding. */
   readonly agentId?: string;
   readonly conversationId?: string;
+  /**
+   * The host's user the turn is for. Per-user servers read with this principal's session and
+   * credentials, and their content is cached for this principal alone; shared servers ignore it
+   * (beyond the audit). A per-user server's attachment without one fails as PRINCIPAL_REQUIRED.
+   */
+  readonly principal?: string;
   /** Defaults to a random UUID. */
   readonly turnId?: string;
   readonly message?: {

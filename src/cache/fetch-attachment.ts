@@ -26,7 +26,12 @@ export type FetchedAttachment = AttachmentFate<ConvertedResource, ComposableAtta
 export interface FetchContext {
   /** Who the turn acts as, for the audit. */
   readonly actor: { readonly pipelineId: string; readonly agentId?: string };
-  readonly servers: Pick<ServerOperations, 'has' | 'readResource'>;
+  readonly servers: Pick<ServerOperations, 'has' | 'readResource'> & {
+    /** Whether each principal has its own session and content at this server. */
+    isPerUser(server: string): boolean;
+  };
+  /** The turn's user (see `Turn.principal`). */
+  readonly principal?: string;
   /** Absent when the provider runs without a cache. */
   readonly cache: ContentCache | undefined;
   /** Skip the cache for every attachment of this turn. */
@@ -67,17 +72,23 @@ export async function fetchAttachment(
     }
     // The read is shared with concurrent turns (single-flight), so it carries only its own
     // timeout; this turn's deadline and abort apply to its wait alone.
+    const principal = context.principal;
     const readFromServer = () =>
       context.servers.readResource(attachment.server, attachment.uri, {
         timeoutMs: context.readTimeoutMs,
         // The audit names the pipeline whose turn started the (possibly shared) read.
         actor: context.actor,
+        ...(principal !== undefined && { principal }),
       });
+    // Invariant 9: a per-user server's content is keyed by its principal, so no other
+    // principal's turn can be served it (cache hit, single-flight join or stale copy alike).
+    const partition = context.servers.isPerUser(attachment.server) ? principal : undefined;
     const read = context.cache
       ? await context.cache.read(
           {
             server: attachment.server,
             uri: attachment.uri,
+            ...(partition !== undefined && { principal: partition }),
             bypass: context.bypassCache || attachment.bypassCache === true,
             signal: context.signal,
           },

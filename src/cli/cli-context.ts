@@ -3,8 +3,12 @@ import { resolve } from 'node:path';
 import {
   type AttachmentStore,
   type ContextConfig,
+  credentialFileOAuthStore,
+  credentialKeyEnv,
   loadContextConfig,
   McpServerRegistry,
+  type McpServerRegistryOptions,
+  type OAuthStore,
   parseContextConfig,
 } from '../index.js';
 import { SqliteAttachmentStore } from '../sqlite.js';
@@ -13,6 +17,8 @@ import { createStyle, type Style } from './create-style.js';
 
 export const defaultConfigPath = 'mcp-context.json';
 export const defaultStorePath = 'mcp-context.sqlite';
+/** Where `login` keeps OAuth tokens (encrypted with MCP_CONTEXT_CREDENTIAL_KEY). */
+export const defaultCredentialsPath = 'mcp-context.credentials.json';
 
 /**
  * What a command works with: output streams and, opened on first use, the config, the
@@ -64,8 +70,37 @@ export class CliContext {
 
   async servers(): Promise<McpServerRegistry> {
     const config = await this.config();
-    this.#servers ??= new McpServerRegistry({ mcpServers: config.mcpServers });
+    this.#servers ??= this.createRegistry(config.mcpServers, 'http://127.0.0.1/callback');
     return this.#servers;
+  }
+
+  /** `--credentials`, or ./mcp-context.credentials.json. */
+  credentialsPath(): string {
+    return resolve(this.#values.credentials ?? defaultCredentialsPath);
+  }
+
+  /** OAuth records in the encrypted credential file, when a key is set (else none). */
+  oauthStore(): OAuthStore | undefined {
+    if (!process.env[credentialKeyEnv]) return undefined;
+    return credentialFileOAuthStore(this.credentialsPath());
+  }
+
+  /**
+   * A registry whose OAuth servers use the tokens `login` stored; a server that needs the user
+   * again fails with AUTH_REQUIRED (the message says to run `login`). `authorize` is login's.
+   */
+  createRegistry(
+    mcpServers: ContextConfig['mcpServers'],
+    redirectUrl: string,
+    authorize?: NonNullable<McpServerRegistryOptions['authorizer']>['authorize'],
+  ): McpServerRegistry {
+    const store = this.oauthStore();
+    return new McpServerRegistry({
+      mcpServers,
+      ...(store !== undefined && {
+        authorizer: { redirectUrl, store, ...(authorize !== undefined && { authorize }) },
+      }),
+    });
   }
 
   /** `--store`, or the config's `store` (an SQLite file or PostgreSQL), or ./mcp-context.sqlite. */

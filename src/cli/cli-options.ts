@@ -24,6 +24,8 @@ export const cliOptions = {
   skill: { type: 'boolean' },
   content: { type: 'boolean' },
   pinning: { type: 'boolean' },
+  principal: { type: 'string' },
+  credentials: { type: 'string' },
 } as const satisfies NonNullable<ParseArgsConfig['options']>;
 
 /** Options every command takes. */

@@ -11,6 +11,7 @@ import { listResourcesCommand } from './commands/list-resources.js';
 import { listServersCommand } from './commands/list-servers.js';
 import { listSkillsCommand } from './commands/list-skills.js';
 import { listTemplatesCommand } from './commands/list-templates.js';
+import { loginCommand, logoutCommand } from './commands/login.js';
 import { pinAddCommand } from './commands/pin-add.js';
 import { pinListCommand } from './commands/pin-list.js';
 import { pinRemoveCommand } from './commands/pin-remove.js';
@@ -34,6 +35,8 @@ const commands: readonly CliCommand[] = [
   pinRemoveCommand,
   pinListCommand,
   provideContextCommand,
+  loginCommand,
+  logoutCommand,
   inspectCommand,
   fixtureServeCommand,
   demoCommand,

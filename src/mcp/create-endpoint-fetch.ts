@@ -4,7 +4,7 @@ import { createMtlsAgent, createMtlsFetch, type MtlsOptions } from '../credentia
 import { sendNodeRequest } from '../credentials/send-node-request.js';
 import {
   type CheckedAddress,
-  checkEndpoint,
+  checkEndpointAddresses,
   type EndpointPolicy,
   restrictsEndpoints,
 } from './endpoint-policy.js';
@@ -37,7 +37,7 @@ export function createEndpointFetch(options: EndpointFetchOptions): FetchLike {
     if (agent !== undefined && url.protocol !== 'https:') {
       throw new TypeError(`an mTLS client certificate needs an https URL, not ${url.protocol}`);
     }
-    const addresses = await checkEndpoint(url.href, options.policy, options.server);
+    const addresses = await checkEndpointAddresses(url.href, options.policy, options.server);
     return sendNodeRequest(url, init, {
       ...(agent !== undefined && { agent }),
       ...(addresses.length > 0 && { lookup: pinnedLookup(addresses) }),

@@ -32,11 +32,15 @@ export function restrictsEndpoints(policy: EndpointPolicy): boolean {
 /**
  * Throws ENDPOINT_DENIED unless `url` may be connected to. The host name and every address
  * it resolves to (node:dns lookup, as the connection will) are checked, so a public name
- * pointing at 169.254.169.254 is refused too. Returns the addresses checked (none under a
- * policy that restricts nothing), for the connection to be pinned to: a second lookup could
- * answer differently (DNS rebinding).
+ * pointing at 169.254.169.254 is refused too. `createEndpointFetch` pins each connection to
+ * the addresses checked: a second lookup could answer differently (DNS rebinding).
  */
-export async function checkEndpoint(
+export async function checkEndpoint(url: string, policy: EndpointPolicy, server?: string): Promise<void> {
+  await checkEndpointAddresses(url, policy, server);
+}
+
+/** `checkEndpoint`, returning the addresses checked (none under a policy that restricts nothing). */
+export async function checkEndpointAddresses(
   url: string,
   policy: EndpointPolicy,
   server?: string,

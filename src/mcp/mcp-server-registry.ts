@@ -129,6 +129,11 @@ export class McpServerRegistry extends EventEmitter<RegistryEvents> implements S
     return this.#connections.has(server);
   }
 
+  /** Whether `server` is per-user: each principal has its own session, credentials and content. */
+  isPerUser(server: string): boolean {
+    return this.#perUser.has(server);
+  }
+
   /** State, last error, last use, server info, capabilities, instructions and counts. */
   status(server: string): ServerStatus {
     return this.#connection(server).status();

@@ -277,6 +277,7 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
       try {
         skill = await this.#servers.getSkill(attachment.server, attachment.uri, {
           actor,
+          ...(turn.principal !== undefined && { principal: turn.principal }),
           signal,
           timeoutMs: this.#readTimeoutMs,
         });
@@ -286,7 +287,10 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
       }
     }
     // The listing first (shared per server, within its TTL): it can spare the read altogether.
-    const listed = await this.#freshness?.listings.listedOf(attachment.server, attachment.uri, actor, signal);
+    // Listings are kept per server, not per principal: a per-user server's is not consulted.
+    const listed = this.#servers.isPerUser(attachment.server)
+      ? undefined
+      : await this.#freshness?.listings.listedOf(attachment.server, attachment.uri, actor, signal);
     const lastModified = listed?.annotations?.lastModified;
     const annotationPriority = listed?.annotations?.priority;
     const described = {
@@ -315,6 +319,7 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
     const fate = await fetchAttachment(described, {
       actor,
       servers: this.#servers,
+      ...(turn.principal !== undefined && { principal: turn.principal }),
       cache: this.#freshness?.cache,
       bypassCache: turn.bypassCache === true,
       ...(this.#converters && { converters: this.#converters }),

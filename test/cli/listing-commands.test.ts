@@ -8,9 +8,9 @@ describe('mcp-context servers', () => {
     expect(result.code).toBe(0);
     const [header, row] = result.stdout.trim().split('\n');
     expect(header).toMatch(
-      /^server\s+state\s+transport\s+capabilities\s+resources\s+templates\s+prompts\s+last error$/,
+      /^server\s+state\s+transport\s+capabilities\s+resources\s+templates\s+prompts\s+auth\s+last error$/,
     );
-    expect(row).toMatch(/^gitnexus\s+connected\s+http\s+.*resources.*\s+2\s+8\s+2$/);
+    expect(row).toMatch(/^gitnexus\s+connected\s+http\s+.*resources.*\s+2\s+8\s+2\s+none$/);
   });
 
   it('--json gives one object per server; a server that is down is an error and the exit code is 1', async () => {

@@ -1,11 +1,15 @@
-import type { McpServerRegistry, ServerStatus } from '../../index.js';
+import type { McpServerConfigInput, McpServerRegistry, OAuthStore, ServerStatus } from '../../index.js';
 import type { CliCommand } from '../cli-command.js';
 import { createProgress } from '../create-progress.js';
 import { paintStatus } from '../create-style.js';
 import { formatTable } from '../format-table.js';
 
 /** The registry's status of one server, plus what `servers` counted that the registry does not keep. */
-export type ServerReport = ServerStatus & { readonly resourceTemplateCount?: number };
+export type ServerReport = ServerStatus & {
+  readonly resourceTemplateCount?: number;
+  /** How the server is authenticated, and for OAuth whether `login` has stored tokens (never a token). */
+  readonly auth: string;
+};
 
 export const listServersCommand: CliCommand = {
   name: 'servers',
@@ -16,7 +20,14 @@ export const listServersCommand: CliCommand = {
     const servers = await context.servers();
     const progress = createProgress();
     progress.update(`connecting to ${servers.serverNames.length} server(s)…`);
-    const statuses = await Promise.all(servers.serverNames.map((name) => probeServer(servers, name)));
+    const config = await context.config();
+    const store = context.oauthStore();
+    const statuses = await Promise.all(
+      servers.serverNames.map(async (name) => ({
+        ...(await probeServer(servers, name)),
+        auth: await authState(config.mcpServers[name], name, store),
+      })),
+    );
     progress.done();
     if (context.json) {
       context.writeJson(statuses);
@@ -32,6 +43,7 @@ export const listServersCommand: CliCommand = {
         status.resourceCount ?? '-',
         status.resourceTemplateCount ?? '-',
         status.promptCount ?? '-',
+        status.auth,
         status.lastError ? `${status.lastError.code}: ${status.lastError.message}` : '',
       ]);
       const header = [
@@ -42,13 +54,14 @@ export const listServersCommand: CliCommand = {
         'resources',
         'templates',
         'prompts',
+        'auth',
         'last error',
       ];
       context.write(
         `${formatTable(header, rows, (text, row, column) => {
           if (row < 0) return style.bold(text);
           if (column === 1) return paintStatus(style, text);
-          return column === 7 ? style.red(text) : text;
+          return column === 8 ? style.red(text) : text;
         })}\n`,
       );
     }
@@ -63,7 +76,7 @@ export const listServersCommand: CliCommand = {
  * Connects and lists everything the server offers, so the registry's status has its counts;
  * failures are not thrown: the registry records them as the status's last error.
  */
-async function probeServer(servers: McpServerRegistry, name: string): Promise<ServerReport> {
+async function probeServer(servers: McpServerRegistry, name: string): Promise<Omit<ServerReport, 'auth'>> {
   let resourceTemplateCount: number | undefined;
   const capabilities = await servers.getServerCapabilities(name).catch(() => undefined);
   if (capabilities) {
@@ -81,6 +94,20 @@ async function probeServer(servers: McpServerRegistry, name: string): Promise<Se
     ]);
   }
   return { ...servers.status(name), ...(resourceTemplateCount !== undefined && { resourceTemplateCount }) };
+}
+
+/** `none`, the credential kind, or for OAuth: `oauth: logged in` / `oauth: not logged in` / `oauth: per-user`. */
+async function authState(
+  config: McpServerConfigInput | undefined,
+  server: string,
+  store: OAuthStore | undefined,
+): Promise<string> {
+  const auth = config !== undefined && 'url' in config ? config.auth : undefined;
+  if (auth === undefined) return 'none';
+  if (auth.type !== 'oauth') return auth.type;
+  if (auth.perUser) return 'oauth: per-user';
+  const tokens = store === undefined ? undefined : await store.get({ server }, 'tokens');
+  return tokens === undefined ? 'oauth: not logged in' : 'oauth: logged in';
 }
 
 /** `resources(subscribe,listChanged) prompts tools` */

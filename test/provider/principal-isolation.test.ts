@@ -1,0 +1,84 @@
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { type OAuthServer, startOAuthServer, testUserHeader } from '../../fixtures/index.js';
+import { MemoryOAuthStore } from '../../src/credentials/memory-oauth-store.js';
+import type { AuthorizationRequest } from '../../src/credentials/oauth-authorizer.js';
+import type { ResourceContextProviderOptions } from '../../src/provider/resource-context-provider.js';
+import { startProviderHarness } from '../support/provider-harness.js';
+
+async function signIn(request: AuthorizationRequest) {
+  const response = await fetch(request.url, {
+    redirect: 'manual',
+    headers: { [testUserHeader]: request.principal ?? 'nobody' },
+  });
+  const back = new URL(response.headers.get('location') ?? '');
+  return { code: back.searchParams.get('code') ?? '', state: back.searchParams.get('state') ?? '' };
+}
+
+async function setUp(provider: Partial<ResourceContextProviderOptions> = {}) {
+  const server: OAuthServer = await startOAuthServer();
+  onTestFinished(() => server.close());
+  const harness = await startProviderHarness('memory', {
+    extraServers: { mine: { type: 'http', url: server.url, auth: { type: 'oauth', perUser: true } } },
+    registry: {
+      reconnect: false,
+      authorizer: {
+        redirectUrl: 'http://127.0.0.1:1/callback',
+        store: new MemoryOAuthStore(),
+        authorize: signIn,
+      },
+    },
+    provider,
+  });
+  await harness.attachments.pin({ scope: { pipelineId: 'support' }, server: 'mine', uri: 'private://notes' });
+  const turn = (principal?: string) =>
+    harness.provider.provide({ pipelineId: 'support', ...(principal !== undefined && { principal }) });
+  const text = (result: Awaited<ReturnType<typeof turn>>) => JSON.stringify(result.blocks);
+  return { server, ...harness, turn, text };
+}
+
+describe('principals never mix (invariant 9): a per-user server through the provider', () => {
+  it('cache hits stay within a principal: the second principal misses and gets its own content', async () => {
+    const { turn, text } = await setUp();
+    const ada = await turn('ada');
+    const bob = await turn('bob');
+    const adaAgain = await turn('ada');
+    expect(text(ada)).toContain('notes of ada');
+    expect(text(bob)).toContain('notes of bob');
+    expect(text(bob)).not.toContain('notes of ada');
+    expect(text(adaAgain)).toContain('notes of ada');
+    expect([ada, bob, adaAgain].map((result) => result.trace.entries[0]?.cache)).toEqual([
+      'miss',
+      'miss',
+      'hit',
+    ]);
+  });
+
+  it('concurrent turns of two principals do not join one read', async () => {
+    const { turn, text } = await setUp();
+    const [ada, bob] = await Promise.all([turn('ada'), turn('bob')]);
+    expect(text(ada)).toContain('notes of ada');
+    expect(text(bob)).toContain('notes of bob');
+    expect(text(ada)).not.toContain('bob');
+  });
+
+  it('stale-on-error serves each principal only its own copy, and one with none gets the error', async () => {
+    const { turn, text, server } = await setUp({ cache: { ttlMs: 0 } });
+    await turn('ada');
+    await server.close();
+    const ada = await turn('ada');
+    const carol = await turn('carol');
+    expect(ada.trace.entries[0]).toMatchObject({ cache: 'stale' });
+    expect(text(ada)).toContain('notes of ada');
+    expect(carol.trace.entries[0]).toMatchObject({ status: 'error' });
+    expect(text(carol)).not.toContain('notes of');
+  });
+
+  it('a turn without a principal gets PRINCIPAL_REQUIRED in its trace, and the other attachments still come', async () => {
+    const { turn, attachments } = await setUp();
+    await attachments.pin({ scope: { pipelineId: 'support' }, server: 'gitnexus', uri: 'gitnexus://repos' });
+    const result = await turn();
+    const byServer = new Map(result.trace.entries.map((entry) => [entry.server, entry]));
+    expect(byServer.get('mine')).toMatchObject({ status: 'error', error: { code: 'PRINCIPAL_REQUIRED' } });
+    expect(byServer.get('gitnexus')).toMatchObject({ status: 'injected' });
+  });
+});
