@@ -61,4 +61,17 @@ describe('createEndpointFetch', () => {
     // redirect: "manual" hands the redirect back unfollowed, as fetch does.
     expect((await guarded(`${allowed.origin}/away`, { redirect: 'manual' })).status).toBe(302);
   });
+
+  it('a host name is resolved once, checked, and the connection goes to the address checked', async () => {
+    const target = await startLoggingServer({});
+    const port = new URL(target.origin).port;
+    const guarded = createEndpointFetch({
+      policy: endpointPolicySchema.parse({ denyHosts: ['203.0.113.0/24'] }),
+      server: 's',
+    });
+    const response = await guarded(`http://localhost:${port}/named`);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe('ok');
+    expect(target.requests).toEqual(['/named']);
+  });
 });
