@@ -20,6 +20,8 @@ export interface PromptSource {
 
 export interface PromptCommandOptions extends RenderPromptOptions {
   readonly signal?: AbortSignal;
+  /** The host's user the command is run for (per-user servers need it). */
+  readonly principal?: string;
   readonly timeoutMs?: number;
 }
 
@@ -48,6 +50,7 @@ export async function runPromptCommand(
   const command = parsePromptCommand(commandText);
   const result = await servers.getPrompt(command.server, command.prompt, command.arguments, {
     ...(options.signal !== undefined && { signal: options.signal }),
+    ...(options.principal !== undefined && { principal: options.principal }),
     ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
   });
   const messages = await renderPromptMessages(command.server, result.messages, options);

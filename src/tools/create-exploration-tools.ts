@@ -45,7 +45,12 @@ export interface ExplorationToolsOptions {
 export interface ExplorationTools {
   readonly definitions: readonly ToolDefinition[];
   /** Runs a tool; bad arguments, denials and server failures come back as `isError` results. */
-  execute(name: string, args: unknown, options?: { signal?: AbortSignal }): Promise<ToolResult>;
+  /** `principal`: the host's user the model acts for (per-user servers need it). */
+  execute(
+    name: string,
+    args: unknown,
+    options?: { signal?: AbortSignal; principal?: string },
+  ): Promise<ToolResult>;
 }
 
 const optionsSchema = z.object({
@@ -86,6 +91,7 @@ export function createExplorationTools(options: ExplorationToolsOptions): Explor
     async execute(name, args, callOptions = {}) {
       const call = {
         ...(callOptions.signal !== undefined && { signal: callOptions.signal }),
+        ...(callOptions.principal !== undefined && { principal: callOptions.principal }),
         ...(parsed.timeoutMs !== undefined && { timeoutMs: parsed.timeoutMs }),
       };
       try {

@@ -3,7 +3,8 @@ import { type OAuthServer, startOAuthServer, testUserHeader } from '../../fixtur
 import { MemoryOAuthStore } from '../../src/credentials/memory-oauth-store.js';
 import type { AuthorizationRequest } from '../../src/credentials/oauth-authorizer.js';
 import type { ResourceContextProviderOptions } from '../../src/provider/resource-context-provider.js';
-import { startProviderHarness } from '../support/provider-harness.js';
+import { createExplorationTools } from '../../src/tools/create-exploration-tools.js';
+import { sharedTokenizer, startProviderHarness } from '../support/provider-harness.js';
 
 async function signIn(request: AuthorizationRequest) {
   const response = await fetch(request.url, {
@@ -80,5 +81,22 @@ describe('principals never mix (invariant 9): a per-user server through the prov
     const byServer = new Map(result.trace.entries.map((entry) => [entry.server, entry]));
     expect(byServer.get('mine')).toMatchObject({ status: 'error', error: { code: 'PRINCIPAL_REQUIRED' } });
     expect(byServer.get('gitnexus')).toMatchObject({ status: 'injected' });
+  });
+
+  it('exploration tools read as the principal the host names, and without one say PRINCIPAL_REQUIRED', async () => {
+    const { servers, policy } = await setUp();
+    const tools = createExplorationTools({
+      servers,
+      policy,
+      pipelineId: 'support',
+      tokenizer: sharedTokenizer,
+      maxTokens: 2000,
+    });
+    const args = { server: 'mine', uri: 'private://notes' };
+    const asBob = await tools.execute('read_mcp_resource', args, { principal: 'bob' });
+    const asNobody = await tools.execute('read_mcp_resource', args);
+    expect(JSON.stringify(asBob.content)).toContain('notes of bob');
+    expect(asNobody.isError).toBe(true);
+    expect(JSON.stringify(asNobody.content)).toContain('PRINCIPAL_REQUIRED');
   });
 });
