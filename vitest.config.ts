@@ -11,7 +11,8 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, 'test/cli/**'],
+          // test/package: `npm run check:package`, its own step of .ci/run.
+          exclude: [...configDefaults.exclude, 'test/cli/**', 'test/package/**'],
         },
       },
       // The CLI tests run the built binary: their project builds it once, and only when they run.

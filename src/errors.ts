@@ -6,6 +6,7 @@ export type ContextErrorCode =
   | 'STORE_FOREIGN'
   | 'STORE_CLOSED'
   | 'STORE_UNAVAILABLE'
+  | 'DEPENDENCY_MISSING'
   | 'INVALID_OPTION'
   | 'INVALID_ATTACHMENT'
   | 'INVALID_URI'

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { z } from 'zod';
 import { ContextError } from '../errors.js';
 import { parseOptions } from '../options/parse-options.js';
 import type { Attachment, PinInput, Scope } from '../types.js';
 import { parsePinInput } from './attachment-schema.js';
 import type { AttachmentStore } from './attachment-store.js';
+import { loadBetterSqlite3 } from './load-better-sqlite3.js';
 import { resolveTargetUri } from './resolve-target-uri.js';
 import { migrateStore } from './sqlite-migrations.js';
 import { type PinRow, toAttachment, toPinRow } from './sqlite-pin-row.js';
@@ -30,9 +31,10 @@ export class SqliteAttachmentStore implements AttachmentStore {
     parseOptions(z.string().min(1), path, 'path');
     const { busyTimeoutMs } = parseOptions(storeOptionsSchema, options, 'options');
     this.path = path;
+    const Sqlite = loadBetterSqlite3();
     let database: Database.Database | undefined;
     try {
-      database = new Database(path, { timeout: busyTimeoutMs });
+      database = new Sqlite(path, { timeout: busyTimeoutMs });
       // The first statement reads the file header: a file that is not SQLite fails here.
       database.pragma('journal_mode = WAL');
       migrateStore(database, path);

@@ -3,11 +3,13 @@ import { resolve } from 'node:path';
 import {
   type AttachmentStore,
   type ContextConfig,
+  ContextError,
   credentialFileOAuthStore,
   credentialKeyEnv,
   loadContextConfig,
   McpServerRegistry,
   type McpServerRegistryOptions,
+  MemoryAttachmentStore,
   type OAuthStore,
   parseContextConfig,
 } from '../index.js';
@@ -113,16 +115,34 @@ export class CliContext {
       this.#store = await PostgresAttachmentStore.open(config.postgres);
       return this.#store;
     }
-    const path =
-      this.#values.store !== undefined
-        ? resolve(this.#values.store)
-        : (config.store ?? resolve(defaultStorePath));
-    this.#store = new SqliteAttachmentStore(path);
+    this.#store = new SqliteAttachmentStore(await this.#storePath());
     return this.#store;
+  }
+
+  /**
+   * The pins a turn reads. Without better-sqlite3 (an optional peer) and without a store file
+   * there can be no pins: `provide` then works from `--attach` alone instead of failing. A
+   * store file that exists but cannot be opened is still the error it is.
+   */
+  async pinsForTurn(): Promise<AttachmentStore> {
+    try {
+      return await this.store();
+    } catch (error) {
+      const missing = ContextError.isInstance(error) && error.code === 'DEPENDENCY_MISSING';
+      if (missing && !existsSync(await this.#storePath())) return new MemoryAttachmentStore();
+      throw error;
+    }
   }
 
   async close(): Promise<void> {
     await Promise.allSettled([this.#servers?.close(), this.#store?.close?.()]);
+  }
+
+  async #storePath(): Promise<string> {
+    const config = await this.config();
+    return this.#values.store !== undefined
+      ? resolve(this.#values.store)
+      : (config.store ?? resolve(defaultStorePath));
   }
 }
 

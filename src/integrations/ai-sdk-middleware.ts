@@ -1,11 +1,6 @@
-import type {
-  LanguageModelV3CallOptions,
-  LanguageModelV3FilePart,
-  LanguageModelV3Message,
-  LanguageModelV3Middleware,
-  LanguageModelV3Prompt,
-  LanguageModelV3TextPart,
-} from '@ai-sdk/provider';
+// Types come from `ai` (the optional peer hosts install), not from @ai-sdk/provider, which this
+// package does not declare: the shipped .d.ts may reference only declared packages.
+import type { LanguageModelMiddleware } from 'ai';
 import { ContextError } from '../errors.js';
 import { mediaPartsOf } from '../render/media-parts-of.js';
 import { renderText } from '../render/render-text.js';
@@ -31,6 +26,21 @@ export interface ResourceContextMiddlewareOptions {
   /** Called with every turn's result, e.g. to log the trace. */
   readonly onProvided?: (result: ProvideResult) => void;
 }
+
+type LanguageModelV3Middleware = LanguageModelMiddleware;
+type LanguageModelV3CallOptions = Parameters<
+  NonNullable<LanguageModelMiddleware['transformParams']>
+>[0]['params'];
+type LanguageModelV3Prompt = LanguageModelV3CallOptions['prompt'];
+type LanguageModelV3Message = LanguageModelV3Prompt[number];
+type LanguageModelV3TextPart = Extract<
+  Extract<LanguageModelV3Message, { role: 'user' }>['content'][number],
+  { type: 'text' }
+>;
+type LanguageModelV3FilePart = Extract<
+  Extract<LanguageModelV3Message, { role: 'user' }>['content'][number],
+  { type: 'file' }
+>;
 
 const placements = new Set<ContextPlacement>(['system', 'before-last-user', 'last-user']);
 

@@ -41,7 +41,7 @@ export const provideContextCommand: CliCommand = {
     await shared?.ready(1_000).catch(() => undefined); // unreachable: the turn goes on alone, traced
     const provider = new ResourceContextProvider({
       servers: await context.servers(),
-      attachments: await context.store(),
+      attachments: await context.pinsForTurn(),
       policy: new AccessPolicy({
         bindings: config.bindings,
         ...(config.agents && { agents: config.agents }),

@@ -1,0 +1,132 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type GitNexusFixture, startGitNexusFixture } from '../../fixtures/index.js';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const run = promisify(execFile);
+
+interface Outcome {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+async function exec(file: string, args: readonly string[], cwd: string): Promise<Outcome> {
+  try {
+    const { stdout, stderr } = await run(file, [...args], { cwd, maxBuffer: 32 * 1024 * 1024 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: failed.code ?? -1, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
+  }
+}
+
+/**
+ * What a user gets from `npm i mcp-resource-context` on a machine without a compiler: the
+ * tarball (MCP_CONTEXT_TARBALL, or `npm pack` here) installed into an empty project, with
+ * nothing but its declared dependencies — no better-sqlite3.
+ */
+describe('the packed package, installed without better-sqlite3', () => {
+  let work: string;
+  let project: string;
+  let fixture: GitNexusFixture;
+
+  beforeAll(async () => {
+    work = mkdtempSync(join(tmpdir(), 'mcp-context-pack-'));
+    project = join(work, 'consumer');
+    let tarball = process.env.MCP_CONTEXT_TARBALL;
+    if (!tarball) {
+      const packed = await exec('npm', ['pack', '--silent', '--pack-destination', work], root);
+      expect(packed.code, packed.stderr).toBe(0);
+      tarball = join(work, packed.stdout.trim().split('\n').at(-1) ?? '');
+    }
+    rmSync(project, { recursive: true, force: true });
+    writeFileSync(join(work, 'package.json'), '{}');
+    await exec('mkdir', ['-p', project], work);
+    writeFileSync(
+      join(project, 'package.json'),
+      JSON.stringify({ name: 'consumer', private: true, type: 'module' }),
+    );
+    // From the tarball and the local npm cache; the registry only for what the cache lacks.
+    const installed = await exec(
+      'npm',
+      ['install', resolve(tarball), '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'],
+      project,
+    );
+    expect(installed.code, installed.stderr).toBe(0);
+    fixture = await startGitNexusFixture({ transport: 'http' });
+  });
+
+  afterAll(async () => {
+    await fixture?.close();
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  it('installs no better-sqlite3, and ships a LICENSE and source maps that carry their sources', () => {
+    const installed = join(project, 'node_modules/mcp-resource-context');
+    expect(existsSync(join(project, 'node_modules/better-sqlite3'))).toBe(false);
+    expect(readFileSync(join(installed, 'LICENSE'), 'utf8')).toMatch(/^MIT License/);
+    const maps = readdirSync(join(installed, 'dist/src/provider')).filter((name) => name.endsWith('.js.map'));
+    expect(maps.length).toBeGreaterThan(0);
+    for (const name of maps) {
+      const map = JSON.parse(readFileSync(join(installed, 'dist/src/provider', name), 'utf8'));
+      expect(map.sourcesContent?.[0], name).toEqual(expect.any(String));
+    }
+  });
+
+  it('loads the root entry and runs provide() against the bundled fixture', async () => {
+    const script = `
+      import { AccessPolicy, McpServerRegistry, MemoryAttachmentStore, ResourceContextProvider } from 'mcp-resource-context';
+      const servers = new McpServerRegistry({ mcpServers: { gitnexus: { type: 'http', url: process.argv[2] } } });
+      const attachments = new MemoryAttachmentStore();
+      await attachments.pin({ scope: { pipelineId: 'support' }, server: 'gitnexus', uri: 'gitnexus://repos' });
+      const provider = new ResourceContextProvider({
+        servers, attachments, policy: new AccessPolicy({ bindings: { support: { servers: ['gitnexus'] } } }),
+        budget: { maxTokens: 2000 },
+      });
+      const { blocks, trace } = await provider.provide({ pipelineId: 'support' });
+      console.log(JSON.stringify({ statuses: trace.entries.map((entry) => entry.status), text: blocks.map((block) => block.text).join('') }));
+      provider.dispose();
+      await servers.close();
+    `;
+    writeFileSync(join(project, 'provide.mjs'), script);
+    const result = await exec(process.execPath, ['provide.mjs', fixture.url ?? ''], project);
+    expect(result.code, result.stderr).toBe(0);
+    const output = JSON.parse(result.stdout) as { statuses: string[]; text: string };
+    expect(output.statuses).toEqual(['injected']);
+    expect(output.text).toContain('acme-shop');
+  });
+
+  it("the CLI's pin commands name the install command; provide works from --attach alone", async () => {
+    const cli = join(project, 'node_modules/.bin/mcp-context');
+    writeFileSync(
+      join(project, 'mcp-context.json'),
+      JSON.stringify({
+        mcpServers: { gitnexus: { type: 'http', url: fixture.url } },
+        bindings: { support: { servers: ['gitnexus'] } },
+      }),
+    );
+    for (const args of [
+      ['pin', 'ls', '--pipeline', 'support'],
+      ['pin', 'add', '--pipeline', 'support', 'gitnexus', 'gitnexus://repos'],
+      ['pin', 'rm', 'some-id'],
+    ]) {
+      const result = await exec(cli, args, project);
+      expect(result.code, args.join(' ')).toBe(1);
+      expect(result.stderr, args.join(' ')).toContain('npm install better-sqlite3@^12');
+    }
+    const provided = await exec(
+      cli,
+      ['provide', '--pipeline', 'support', '--attach', 'gitnexus:gitnexus://repos'],
+      project,
+    );
+    expect(provided.code, provided.stderr).toBe(0);
+    expect(provided.stdout).toContain('acme-shop');
+    expect(existsSync(join(project, 'mcp-context.sqlite'))).toBe(false);
+  });
+});
