@@ -60,6 +60,8 @@ export interface ModelCapabilities {
   readonly pdf?: boolean;
 }
 
+// Validated by one schema, options/budget-options.ts (the provider's budget, a turn's override and
+// the config file's budget all use it); a compile-time check there keeps this type and it equal.
 export interface BudgetOptions {
   /** Tokens the whole rendered context may take: preamble, frames and markers included. */
   readonly maxTokens: number;

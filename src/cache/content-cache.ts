@@ -8,7 +8,8 @@ import type { CacheStatus } from '../types.js';
 import { measureContents } from './measure-contents.js';
 import type { Invalidation, SharedCacheStatus, SharedTier } from './shared-tier.js';
 
-const cacheOptionsSchema = z.strictObject({
+/** The content cache's options; the provider's `cache` and the config file's take the same. */
+export const cacheOptionsSchema = z.strictObject({
   /** Bytes of content held at most (default 64 MiB). */
   maxBytes: z
     .number()

@@ -1,24 +1,13 @@
 import { z } from 'zod';
-
-const budgetSchema = z.strictObject({
-  /** Tokens the whole rendered context of a turn may take. */
-  maxTokens: z.number().int().positive(),
-  /** Below this many content tokens an attachment is omitted rather than injected as a stub. */
-  minTokens: z.number().int().nonnegative().optional(),
-  strategy: z.enum(['fair', 'priority']).optional(),
-});
-
-const cacheSchema = z.strictObject({
-  /** Bytes of resource content the content cache may hold. */
-  maxBytes: z.number().int().positive().optional(),
-  /** How long a cached read stays fresh, in milliseconds; 0 caches nothing. */
-  ttlMs: z.number().int().nonnegative().optional(),
-});
+import { cacheOptionsSchema } from '../cache/content-cache.js';
+import { providerSettingsShape } from '../provider/provider-options.js';
 
 /**
- * The shape of `mcp-context.json`. Server entries and bindings are only checked for shape
- * here: the McpServerRegistry and the AccessPolicy validate them (see parse-context-config.ts),
- * so the file accepts exactly what the library accepts.
+ * The shape of `mcp-context.json`. Every section is the library's own schema (nothing here
+ * restates a rule): `budget`, `serverInstructions`, `readTimeoutMs`, `turnDeadlineMs` are the
+ * ResourceContextProvider's, `cache` is the ContentCache's. Server entries and bindings are
+ * only checked for shape here: the McpServerRegistry and the AccessPolicy validate them (see
+ * parse-context-config.ts), so the file accepts exactly what the library accepts.
  */
 export const configFileSchema = z.strictObject({
   /** Editors use it to find a JSON schema; ignored here. */
@@ -29,8 +18,11 @@ export const configFileSchema = z.strictObject({
   bindings: z.record(z.string(), z.unknown()).default({}),
   /** Access-policy bindings keyed by agent id (the AccessPolicy options' `agents`). */
   agents: z.record(z.string(), z.unknown()).optional(),
-  budget: budgetSchema.optional(),
-  cache: cacheSchema.optional(),
+  budget: providerSettingsShape.budget.optional(),
+  cache: cacheOptionsSchema.optional(),
+  serverInstructions: providerSettingsShape.serverInstructions.unwrap().optional(),
+  readTimeoutMs: providerSettingsShape.readTimeoutMs.unwrap().optional(),
+  turnDeadlineMs: providerSettingsShape.turnDeadlineMs.unwrap().optional(),
   /**
    * The pin store: an SQLite file path (relative to the config file), `{ "sqlite": path }`, or
    * `{ "postgres": { connectionString, schema, … } }` for several replicas (PostgresAttachmentStore options).

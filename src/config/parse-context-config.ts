@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import type { z } from 'zod';
+import type { ContentCacheOptions } from '../cache/content-cache.js';
 import { ContextError } from '../errors.js';
 import { McpServerRegistry } from '../mcp/mcp-server-registry.js';
 import type { McpServerConfigInput } from '../mcp/server-config.js';
@@ -21,8 +22,12 @@ export interface ContextConfig {
   readonly bindings: AccessPolicyOptions['bindings'];
   /** Agent bindings, when the file has them; `new AccessPolicy({ bindings, agents })` accepts them. */
   readonly agents?: AccessPolicyOptions['agents'];
+  /** The ResourceContextProvider's options of the same names. */
   readonly budget?: BudgetOptions;
-  readonly cache?: { readonly maxBytes?: number; readonly ttlMs?: number };
+  readonly cache?: ContentCacheOptions;
+  readonly serverInstructions?: z.output<typeof configFileSchema>['serverInstructions'];
+  readonly readTimeoutMs?: number;
+  readonly turnDeadlineMs?: number;
   /** Absolute path of the SQLite pin store, when the file names one. */
   readonly store?: string;
   /** `PostgresAttachmentStore.open()` options, when the file's store is `{ "postgres": … }`. */
@@ -41,7 +46,6 @@ export interface ParseContextConfigOptions {
  * is the path inside the file, e.g. `config.mcpServers.docs.url`.
  */
 export function parseContextConfig(input: unknown, options: ParseContextConfigOptions = {}): ContextConfig {
-  refuseUnknownKeys(input);
   const parsed = parseOptions(configFileSchema, input, 'config');
   for (const [name, entry] of Object.entries(parsed.mcpServers)) {
     // A transport factory is a function: it cannot come from a file.
@@ -64,8 +68,12 @@ export function parseContextConfig(input: unknown, options: ParseContextConfigOp
     mcpServers,
     bindings,
     ...(agents && { agents }),
-    ...(parsed.budget && { budget: parsed.budget }),
-    ...(parsed.cache && { cache: parsed.cache }),
+    // As written (validated above): the provider and the cache apply their own defaults.
+    ...(parsed.budget && { budget: (input as { budget: BudgetOptions }).budget }),
+    ...(parsed.cache && { cache: (input as { cache: ContentCacheOptions }).cache }),
+    ...(parsed.serverInstructions !== undefined && { serverInstructions: parsed.serverInstructions }),
+    ...(parsed.readTimeoutMs !== undefined && { readTimeoutMs: parsed.readTimeoutMs }),
+    ...(parsed.turnDeadlineMs !== undefined && { turnDeadlineMs: parsed.turnDeadlineMs }),
     ...storeOf(parsed.store, options.baseDirectory),
     // Checked by the tier's own schema; nothing connects until a host creates the tier.
     ...(parsed.redis && {
@@ -87,27 +95,6 @@ function storeOf(
   }
   const postgres = parseOptions(postgresStoreOptionsSchema, store.postgres, 'config.store.postgres');
   return { postgres: postgres as PostgresAttachmentStoreOptions };
-}
-
-/** A misspelt key is named as the field itself (`config.bindigs`), not as its parent object. */
-function refuseUnknownKeys(input: unknown): void {
-  const result = configFileSchema.safeParse(input);
-  const issue = result.error?.issues[0];
-  if (issue?.code !== 'unrecognized_keys') return;
-  const field = ['config', ...issue.path.map(String), issue.keys[0]].join('.');
-  throw new ContextError('INVALID_OPTION', `${field}: unknown key (known: ${knownKeys(issue.path)})`, {
-    field,
-    value: issue.keys[0],
-  });
-}
-
-function knownKeys(path: readonly PropertyKey[]): string {
-  const shapes: Record<string, object> = {
-    '': configFileSchema.shape,
-    budget: configFileSchema.shape.budget.unwrap().shape,
-    cache: configFileSchema.shape.cache.unwrap().shape,
-  };
-  return Object.keys(shapes[path.map(String).join('.')] ?? {}).join(', ');
 }
 
 /** Runs a validating constructor and renames the fields of its error to paths in the file. */

@@ -7,7 +7,7 @@ import { reconnectSchema } from './reconnect-schedule.js';
 import { mcpServersSchema } from './server-config.js';
 import type { ElicitationHandler } from './server-connection.js';
 
-export const registryOptionsSchema = z.object({
+export const registryOptionsSchema = z.strictObject({
   mcpServers: mcpServersSchema,
   /** Default per-request timeout, in milliseconds. */
   requestTimeoutMs: z.number().int().positive().default(30_000),

@@ -1,21 +1,32 @@
 import type { z } from 'zod';
 import { ContextError } from '../errors.js';
+import { describeUnknownKey } from './nearest-key.js';
 
 /**
  * Validates options once, at construction. The error names the option path and the bad
- * value, e.g. `mcpServers.docs.url: Invalid URL (got "not a url")`.
+ * value, e.g. `mcpServers.docs.url: Invalid URL (got "not a url")`; an unknown key is named
+ * itself, with the known key it most likely meant (`options.readTimeout: unknown key; did you
+ * mean "readTimeoutMs"? …`). Every option schema is strict: nothing is silently dropped.
  */
 export function parseOptions<Schema extends z.ZodType>(
   schema: Schema,
   input: unknown,
   what: string,
 ): z.output<Schema> {
-  const result = schema.safeParse(input);
+  const result = schema.safeParse(input, { error: unknownKeyMessage });
   if (result.success) return result.data;
-  const issue = mostSpecific(result.error.issues[0]);
+  const first = mostSpecific(result.error.issues[0]);
+  // An unknown key is the field itself (`config.budget.truncaton`), not its parent object.
+  const issue =
+    first?.code === 'unrecognized_keys' && first.keys?.[0] !== undefined
+      ? { ...first, path: [...first.path, first.keys[0]] }
+      : first;
   const path = issue?.path.map(String).join('.') ?? '';
-  const value = valueAt(input, issue?.path ?? []);
-  const got = value === undefined || typeof value === 'function' ? '' : ` (got ${safeJson(value)})`;
+  // For an unknown key the fact is the key itself (its message names it and the nearest known one).
+  const unknownKey = issue !== first || first?.params?.unknownKey === true;
+  const value = unknownKey ? issue?.path.at(-1) : valueAt(input, issue?.path ?? []);
+  const got =
+    unknownKey || value === undefined || typeof value === 'function' ? '' : ` (got ${safeJson(value)})`;
   const field = path ? `${what}.${path}` : what;
   throw new ContextError('INVALID_OPTION', `${field}: ${issue?.message ?? 'invalid'}${got}`, {
     field,
@@ -29,6 +40,9 @@ interface Issue {
   readonly path: readonly PropertyKey[];
   readonly message: string;
   readonly code?: string;
+  readonly keys?: readonly string[];
+  /** Set by schemas that report an unknown key as a custom issue (server entries). */
+  readonly params?: { readonly unknownKey?: boolean };
   readonly errors?: readonly (readonly Issue[])[];
 }
 
@@ -47,6 +61,17 @@ function mostSpecific(issue: Issue | undefined): Issue | undefined {
   if (deepest === 0 || winners.length !== 1) return issue;
   const [best] = winners as [Issue];
   return { ...best, path: [...issue.path, ...best.path] };
+}
+
+/** The error map for strict objects: the known keys come from the object schema itself. */
+function unknownKeyMessage(issue: {
+  code?: string;
+  keys?: readonly string[];
+  inst?: unknown;
+}): string | undefined {
+  if (issue.code !== 'unrecognized_keys') return undefined;
+  const shape = (issue.inst as { _zod?: { def?: { shape?: object } } } | undefined)?._zod?.def?.shape;
+  return describeUnknownKey(issue.keys?.[0] ?? '', Object.keys(shape ?? {}));
 }
 
 function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {

@@ -1,32 +1,7 @@
 import { z } from 'zod';
+import { ContentCache, cacheOptionsSchema } from '../cache/content-cache.js';
+import { budgetOptionsSchema } from '../options/budget-options.js';
 import { skillLimitsSchema } from '../skills/skill-limits.js';
-
-// The fields without defaults: a per-turn override must not reset what it does not mention.
-const budgetFields = {
-  maxTokens: z.number().int().positive(),
-  minTokens: z.number().int().nonnegative(),
-  strategy: z.enum(['fair', 'priority']),
-  truncation: z.enum(['head', 'tail', 'head-tail', 'relevant']),
-  lineAware: z.boolean(),
-  /** Held back for a model whose tokenizer differs from the counting one (e.g. 0.1 for Claude). */
-  safetyMargin: z.number().min(0).max(0.5),
-  /** Tokens held for each scope's attachments before the rest is shared. */
-  reserve: z.strictObject({
-    message: z.number().int().nonnegative().optional(),
-    conversation: z.number().int().nonnegative().optional(),
-    pipeline: z.number().int().nonnegative().optional(),
-  }),
-};
-
-const budgetSchema = z.strictObject({
-  ...budgetFields,
-  minTokens: budgetFields.minTokens.default(64),
-  strategy: budgetFields.strategy.default('fair'),
-  truncation: budgetFields.truncation.default('head'),
-  lineAware: budgetFields.lineAware.default(true),
-  safetyMargin: budgetFields.safetyMargin.default(0),
-  reserve: budgetFields.reserve.optional(),
-});
 
 const hasMethods =
   (...names: string[]) =>
@@ -35,7 +10,35 @@ const hasMethods =
     value !== null &&
     names.every((name) => typeof (value as Record<string, unknown>)[name] === 'function');
 
-export const providerOptionsSchema = z.object({
+/**
+ * Server `initialize` instructions in a turn. Off by default: they are written for agents that
+ * call the server's tools (server-everything's run to ~400 tokens) and would be paid for on
+ * every turn. On: `{ maxTokens: 512 }`, and `exclude` names servers whose instructions never go in.
+ */
+export const serverInstructionsSchema = z
+  .union([
+    z.literal(false),
+    z.strictObject({
+      maxTokens: z.number().int().positive(),
+      exclude: z.array(z.string().min(1)).default([]),
+    }),
+  ])
+  .default(false);
+
+/**
+ * The provider's settings that are plain data: the config file (`mcp-context.json`) takes
+ * exactly these, through this same schema.
+ */
+export const providerSettingsShape = {
+  budget: budgetOptionsSchema,
+  serverInstructions: serverInstructionsSchema,
+  /** Per-read timeout, in milliseconds. */
+  readTimeoutMs: z.number().int().positive().default(10_000),
+  /** The whole turn's deadline: provide() returns by then, whatever the servers do. */
+  turnDeadlineMs: z.number().int().positive().default(30_000),
+};
+
+export const providerOptionsSchema = z.strictObject({
   servers: z.custom<object>(hasMethods('readResource', 'has'), {
     message: 'servers must be an McpServerRegistry',
   }),
@@ -43,23 +46,22 @@ export const providerOptionsSchema = z.object({
     message: 'attachments must be an AttachmentStore',
   }),
   policy: z.custom<object>(hasMethods('authorize', 'bind'), { message: 'policy must be an AccessPolicy' }),
-  budget: budgetSchema,
+  ...providerSettingsShape,
   tokenizer: z.custom<object>(hasMethods('encode', 'decode', 'count')).optional(),
   converters: z
     .custom<object>(hasMethods('find', 'register'), { message: 'converters must be a ConverterRegistry' })
     .optional(),
-  serverInstructions: z
-    .union([z.literal(false), z.strictObject({ maxTokens: z.number().int().positive() })])
-    .default({ maxTokens: 512 }),
-  /** Per-read timeout, in milliseconds. */
-  readTimeoutMs: z.number().int().positive().default(10_000),
-  /** The whole turn's deadline: provide() returns by then, whatever the servers do. */
-  turnDeadlineMs: z.number().int().positive().default(30_000),
   /** Caps on skills loaded from skill pins: files and bytes per skill, skills per turn. */
   skills: skillLimitsSchema.prefault({}),
+  cache: z
+    .union([
+      z.literal(false),
+      z.custom<ContentCache>((value) => value instanceof ContentCache, {
+        message: 'cache must be a ContentCache, its options, or false',
+      }),
+      cacheOptionsSchema,
+    ])
+    .optional(),
 });
 
-/** A turn's budget override, merged over the provider's budget. */
-export const budgetOverrideSchema = z.strictObject(budgetFields).partial();
-
-export type ResolvedBudget = z.output<typeof budgetSchema>;
+export { budgetOverrideSchema, type ResolvedBudget } from '../options/budget-options.js';

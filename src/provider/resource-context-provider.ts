@@ -41,10 +41,12 @@ export interface ResourceContextProviderOptions {
   readonly tokenizer?: Tokenizer;
   /**
    * The `initialize` instructions of the servers a turn injects from, as a framed section after
-   * the preamble that ranks below the host's own instructions; counted in the turn's budget.
-   * Default `{ maxTokens: 512 }`; `false` leaves them out.
+   * the preamble that ranks below the host's own instructions; counted in the turn's budget
+   * (at most `maxTokens`, and never more than a quarter of it). Default `false` (off): they are
+   * written for agents calling the server's tools and would cost tokens on every turn.
+   * `exclude` names servers whose instructions never go in.
    */
-  readonly serverInstructions?: { readonly maxTokens: number } | false;
+  readonly serverInstructions?: { readonly maxTokens: number; readonly exclude?: readonly string[] } | false;
   /** Converters by media type: `createConverterRegistry([...yours])`; default: the built-in ones. */
   readonly converters?: ConverterRegistry;
   readonly readTimeoutMs?: number;
@@ -86,6 +88,7 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
   readonly #readTimeoutMs: number;
   readonly #converters: ConverterRegistry | undefined;
   readonly #instructionsMaxTokens: number | undefined;
+  readonly #instructionsExcluded: ReadonlySet<string>;
   readonly #turnDeadlineMs: number;
   readonly #skillLimits: SkillLimits;
   /** Caches and subscriptions; absent with `cache: false`. */
@@ -103,6 +106,7 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
     this.#converters = options.converters;
     this.#instructionsMaxTokens =
       parsed.serverInstructions === false ? undefined : parsed.serverInstructions.maxTokens;
+    this.#instructionsExcluded = new Set(parsed.serverInstructions ? parsed.serverInstructions.exclude : []);
     this.#turnDeadlineMs = parsed.turnDeadlineMs;
     this.#skillLimits = parsed.skills;
     this.#ownsTokenizer = options.tokenizer === undefined;
@@ -180,7 +184,9 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
         ? undefined
         : await collectTurnInstructions(
             this.#servers,
-            [...new Set(ready.map((item) => item.attachment.server))],
+            [...new Set(ready.map((item) => item.attachment.server))].filter(
+              (name) => !this.#instructionsExcluded.has(name),
+            ),
             this.#tokenizer,
             this.#instructionsMaxTokens,
             budget.maxTokens,

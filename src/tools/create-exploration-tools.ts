@@ -3,6 +3,7 @@ import type { Tokenizer } from '../budget/tokenizer.js';
 import type { ConverterRegistry } from '../convert/converter-registry.js';
 import { ContextError } from '../errors.js';
 import type { McpServerRegistry } from '../mcp/mcp-server-registry.js';
+import { parseOptions } from '../options/parse-options.js';
 import type { AccessPolicy } from '../policy/access-policy.js';
 import type { PolicyBoundServers } from '../policy/policy-bound-servers.js';
 import type { ModelCapabilities } from '../types.js';
@@ -53,7 +54,31 @@ export interface ExplorationTools {
   ): Promise<ToolResult>;
 }
 
-const optionsSchema = z.object({
+const isObjectWith =
+  (...names: string[]) =>
+  (value: unknown) =>
+    typeof value === 'object' &&
+    value !== null &&
+    names.every((name) => typeof (value as Record<string, unknown>)[name] === 'function');
+
+const optionsSchema = z.strictObject({
+  servers: z.custom<object>(isObjectWith('readResource', 'has'), {
+    message: 'servers must be an McpServerRegistry',
+  }),
+  policy: z.custom<object>(isObjectWith('authorize', 'bind'), { message: 'policy must be an AccessPolicy' }),
+  tokenizer: z.custom<object>(isObjectWith('encode', 'decode', 'count'), {
+    message: "tokenizer is required: the provider's (provider.tokenizer) or createTiktokenTokenizer()",
+  }),
+  model: z
+    .strictObject({
+      images: z.boolean().optional(),
+      audio: z.boolean().optional(),
+      pdf: z.boolean().optional(),
+    })
+    .optional(),
+  converters: z
+    .custom<object>(isObjectWith('find', 'register'), { message: 'converters must be a ConverterRegistry' })
+    .optional(),
   pipelineId: z.string().min(1),
   agentId: z.string().min(1).optional(),
   maxTokens: z.number().int().positive(),
@@ -143,11 +168,7 @@ export function createExplorationTools(options: ExplorationToolsOptions): Explor
 // --- Internal helpers ---
 
 function optionsSchemaParse(options: ExplorationToolsOptions): z.output<typeof optionsSchema> {
-  const result = optionsSchema.safeParse(options);
-  if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  const field = `options.${issue?.path.map(String).join('.') ?? ''}`;
-  throw new ContextError('INVALID_OPTION', `${field}: ${issue?.message ?? 'invalid'}`, { field });
+  return parseOptions(optionsSchema, options, 'options');
 }
 
 /** Tool arguments come from a model: the error names the argument, and the value only if it is short. */

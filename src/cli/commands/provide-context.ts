@@ -48,6 +48,9 @@ export const provideContextCommand: CliCommand = {
       }),
       budget: config.budget ?? { maxTokens: defaultMaxTokens },
       ...((config.cache || shared) && { cache: { ...config.cache, ...(shared && { shared }) } }),
+      ...(config.serverInstructions !== undefined && { serverInstructions: config.serverInstructions }),
+      ...(config.readTimeoutMs !== undefined && { readTimeoutMs: config.readTimeoutMs }),
+      ...(config.turnDeadlineMs !== undefined && { turnDeadlineMs: config.turnDeadlineMs }),
     });
     try {
       const result = await provider.provide({
