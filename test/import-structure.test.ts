@@ -15,7 +15,7 @@ const sourceRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../src');
  */
 const floors: readonly (readonly string[])[] = [
   ['cli'],
-  ['index.ts', 'sqlite.ts', 'postgres.ts', 'redis.ts', 'inspector.ts'],
+  ['index.ts', 'sqlite.ts', 'postgres.ts', 'redis.ts', 'inspector.ts', 'opentelemetry.ts'],
   ['config'],
   ['integrations'],
   ['provider'],

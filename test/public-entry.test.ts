@@ -32,7 +32,7 @@ describe('the root entry', () => {
       [],
     );
     const forbidden = [...packages].filter((name) =>
-      /child_process|better-sqlite3|^pg$|^ioredis$|client\/stdio|server\/stdio|cross-spawn|^ai$|^ai\/|^@ai-sdk\//.test(
+      /child_process|better-sqlite3|^pg$|^ioredis$|client\/stdio|server\/stdio|cross-spawn|^ai$|^ai\/|^@ai-sdk\/|^@opentelemetry\//.test(
         name,
       ),
     );

@@ -9,6 +9,7 @@ import type { CappedReadResult } from '../mcp/cap-read-result.js';
 import { raceAbort } from '../mcp/race-abort.js';
 import type { ServerOperations } from '../mcp/server-operations.js';
 import type { AttachmentFate } from '../trace/attachment-fate.js';
+import { inSpan, type Telemetry } from '../trace/telemetry.js';
 import type { CacheStatus } from '../types.js';
 import type { CacheRead, ContentCache } from './content-cache.js';
 import type { DerivedCache } from './derived-cache.js';
@@ -52,6 +53,8 @@ export interface FetchContext {
    * the attachment an error, and nothing of the content is used.
    */
   readonly verify?: (read: CappedReadResult) => void;
+  /** Spans for the fetch and convert steps, children of the attachment's span. */
+  readonly telemetry?: Telemetry;
 }
 
 /**
@@ -83,36 +86,40 @@ export async function fetchAttachment(
     // Invariant 9: a per-user server's content is keyed by its principal, so no other
     // principal's turn can be served it (cache hit, single-flight join or stale copy alike).
     const partition = context.servers.isPerUser(attachment.server) ? principal : undefined;
-    const read = context.cache
-      ? await context.cache.read(
-          {
-            server: attachment.server,
-            uri: attachment.uri,
-            ...(partition !== undefined && { principal: partition }),
-            bypass: context.bypassCache || attachment.bypassCache === true,
-            signal: context.signal,
-          },
-          readFromServer,
-        )
-      : ({
-          content: {
-            ...measureContents(await raceAbort(readFromServer(), context.signal)),
-            fetchedAt: Date.now(),
-          },
-          cache: 'bypass',
-        } satisfies CacheRead);
+    const read = await inSpan(context.telemetry, 'mcp-context fetch', undefined, async () =>
+      context.cache
+        ? await context.cache.read(
+            {
+              server: attachment.server,
+              uri: attachment.uri,
+              ...(partition !== undefined && { principal: partition }),
+              bypass: context.bypassCache || attachment.bypassCache === true,
+              signal: context.signal,
+            },
+            readFromServer,
+          )
+        : ({
+            content: {
+              ...measureContents(await raceAbort(readFromServer(), context.signal)),
+              fetchedAt: Date.now(),
+            },
+            cache: 'bypass',
+          } satisfies CacheRead),
+    );
     const result = context.limits
       ? applyReadLimits(read.content.result, context.limits, attachment)
       : read.content.result;
     context.verify?.(result);
-    const { converted, composable } = await prepareAttachment(attachment, result, {
-      ...(context.converters && { converters: context.converters }),
-      // A read cut by the binding's byte cap is not the content its hash names: not shared.
-      ...(context.derived &&
-        result === read.content.result && {
-          derived: { cache: context.derived, sha256: read.content.sha256 },
-        }),
-    });
+    const { converted, composable } = await inSpan(context.telemetry, 'mcp-context convert', undefined, () =>
+      prepareAttachment(attachment, result, {
+        ...(context.converters && { converters: context.converters }),
+        // A read cut by the binding's byte cap is not the content its hash names: not shared.
+        ...(context.derived &&
+          result === read.content.result && {
+            derived: { cache: context.derived, sha256: read.content.sha256 },
+          }),
+      }),
+    );
     return {
       kind: 'ready',
       composable,

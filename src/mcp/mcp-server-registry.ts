@@ -15,7 +15,7 @@ import type { AuthorizationAnswer } from '../credentials/oauth-authorizer.js';
 import { ContextError } from '../errors.js';
 import { parseOptions } from '../options/parse-options.js';
 import { contentBytes, countItems, namesOf, nothing, resultBytes, validActor } from './audit-measures.js';
-import { callOnSession, type SessionRequest } from './call-on-session.js';
+import { callOnSession, type SessionRequest, type Traced } from './call-on-session.js';
 import { type CappedReadResult, capReadResult } from './cap-read-result.js';
 import { collectPages } from './collect-pages.js';
 import { detectErrorBody } from './detect-error-body.js';
@@ -93,6 +93,8 @@ export class McpServerRegistry extends EventEmitter<RegistryEvents> implements S
     const notify = (event: ConnectionEvent) => {
       if (event.type !== 'resources-list-changed' && event.type !== 'resource-updated') {
         this.#prompts.forget(event.server, event.principal);
+      } else {
+        this.#options.telemetry?.recordInvalidation(event.server, event.type);
       }
       (this.emit as (type: string, event: ConnectionEvent) => boolean)(event.type, event);
     };
@@ -105,6 +107,7 @@ export class McpServerRegistry extends EventEmitter<RegistryEvents> implements S
         ...(this.#options.credentials !== undefined && { credentials: this.#options.credentials }),
         ...(this.#options.authorizer !== undefined && { authorizer: this.#options.authorizer }),
         ...(this.#options.elicitation !== undefined && { elicitation: this.#options.elicitation }),
+        ...(this.#options.telemetry !== undefined && { telemetry: this.#options.telemetry }),
       };
       this.#connections.set(name, new ServerConnection(name, config, connectionOptions));
       if (isPerUser(config)) {
@@ -156,8 +159,8 @@ export class McpServerRegistry extends EventEmitter<RegistryEvents> implements S
           server,
           'resources/list',
           options,
-          (client, cursor, request) =>
-            client.listResources(cursor ? { cursor } : undefined, request).then((result) => ({
+          (client, cursor, request, traced) =>
+            client.listResources(traced(cursor ? { cursor } : undefined), request).then((result) => ({
               items: result.resources,
               nextCursor: result.nextCursor,
             })),
@@ -177,8 +180,8 @@ export class McpServerRegistry extends EventEmitter<RegistryEvents> implements S
         server,
         'resources/templates/list',
         options,
-        (client, cursor, request) =>
-          client.listResourceTemplates(cursor ? { cursor } : undefined, request).then((result) => ({
+        (client, cursor, request, traced) =>
+          client.listResourceTemplates(traced(cursor ? { cursor } : undefined), request).then((result) => ({
             items: result.resourceTemplates,
             nextCursor: result.nextCursor,
           })),
@@ -204,8 +207,8 @@ export class McpServerRegistry extends EventEmitter<RegistryEvents> implements S
         server,
         'tools/list',
         options,
-        (client, cursor, request) =>
-          client.listTools(cursor ? { cursor } : undefined, request).then((result) => ({
+        (client, cursor, request, traced) =>
+          client.listTools(traced(cursor ? { cursor } : undefined), request).then((result) => ({
             items: result.tools,
             nextCursor: result.nextCursor,
           })),
@@ -229,8 +232,12 @@ export class McpServerRegistry extends EventEmitter<RegistryEvents> implements S
     const parsedUri = parseOptions(uriSchema, uri, 'uri');
     const parsed = parseOptions(readOptionsSchema, options, 'options');
     const connection = this.#connection(server, parsed.principal);
-    const result = await this.#call(server, 'resources/read', parsed, (client, request) =>
-      client.readResource({ uri: parsedUri }, request),
+    const result = await this.#call(
+      server,
+      'resources/read',
+      parsed,
+      (client, request, traced) => client.readResource(traced({ uri: parsedUri }), request),
+      parsedUri,
     );
     const errorBody = connection.config.plainTextErrors ? detectErrorBody(result) : undefined;
     if (errorBody !== undefined) {
@@ -264,8 +271,8 @@ export class McpServerRegistry extends EventEmitter<RegistryEvents> implements S
       const parsed = parseOptions(callOptionsSchema, options, 'options');
       this.#connection(server, parsed.principal);
       await this.#prompts.checkArguments(server, promptName, promptArguments, parsed.principal);
-      return this.#call(server, 'prompts/get', parsed, (client, request) =>
-        client.getPrompt({ name: promptName, arguments: promptArguments }, request),
+      return this.#call(server, 'prompts/get', parsed, (client, request, traced) =>
+        client.getPrompt(traced({ name: promptName, arguments: promptArguments }), request),
       );
     });
   }
@@ -282,8 +289,8 @@ export class McpServerRegistry extends EventEmitter<RegistryEvents> implements S
       const toolName = parseOptions(nameSchema, name, 'name');
       const toolArguments = parseOptions(toolArgumentsSchema, args, 'arguments');
       const parsed = parseOptions(callOptionsSchema, options, 'options');
-      return this.#call(server, 'tools/call', parsed, (client, request) =>
-        client.callTool({ name: toolName, arguments: toolArguments }, undefined, request),
+      return this.#call(server, 'tools/call', parsed, (client, request, traced) =>
+        client.callTool(traced({ name: toolName, arguments: toolArguments }), undefined, request),
       ) as Promise<CallToolResult>;
     });
   }
@@ -403,16 +410,24 @@ export class McpServerRegistry extends EventEmitter<RegistryEvents> implements S
   /** Asks the server for `notifications/resources/updated` on this URI (needs `resources.subscribe`). */
   async subscribeResource(server: string, uri: string, options: CallOptions = {}): Promise<void> {
     await this.#audited({ server, operation: 'resources/subscribe', uri }, options, nothing, () =>
-      this.#call(server, 'resources/subscribe', options, (client, request) =>
-        client.subscribeResource({ uri }, request),
+      this.#call(
+        server,
+        'resources/subscribe',
+        options,
+        (client, request, traced) => client.subscribeResource(traced({ uri }), request),
+        uri,
       ),
     );
   }
 
   async unsubscribeResource(server: string, uri: string, options: CallOptions = {}): Promise<void> {
     await this.#audited({ server, operation: 'resources/unsubscribe', uri }, options, nothing, () =>
-      this.#call(server, 'resources/unsubscribe', options, (client, request) =>
-        client.unsubscribeResource({ uri }, request),
+      this.#call(
+        server,
+        'resources/unsubscribe',
+        options,
+        (client, request, traced) => client.unsubscribeResource(traced({ uri }), request),
+        uri,
       ),
     );
   }
@@ -507,8 +522,8 @@ export class McpServerRegistry extends EventEmitter<RegistryEvents> implements S
       server,
       'prompts/list',
       options,
-      (client, cursor, request) =>
-        client.listPrompts(cursor ? { cursor } : undefined, request).then((result) => ({
+      (client, cursor, request, traced) =>
+        client.listPrompts(traced(cursor ? { cursor } : undefined), request).then((result) => ({
           items: result.prompts,
           nextCursor: result.nextCursor,
         })),
@@ -546,11 +561,18 @@ export class McpServerRegistry extends EventEmitter<RegistryEvents> implements S
     server: string,
     operation: string,
     options: z.output<typeof callOptionsSchema>,
-    run: (client: Client, request: SessionRequest) => Promise<T>,
+    run: (client: Client, request: SessionRequest, traced: Traced) => Promise<T>,
+    uri?: string,
   ): Promise<T> {
     const connection = this.#connection(server, options.principal);
     const timeout = options.timeoutMs ?? connection.config.requestTimeoutMs ?? this.#options.requestTimeoutMs;
-    return callOnSession(connection, operation, { signal: options.signal, timeout }, run);
+    return callOnSession(
+      connection,
+      operation,
+      { signal: options.signal, timeout, telemetry: this.#options.telemetry },
+      run,
+      uri,
+    );
   }
 
   async #list<T>(
@@ -561,11 +583,14 @@ export class McpServerRegistry extends EventEmitter<RegistryEvents> implements S
       client: Client,
       cursor: string | undefined,
       request: SessionRequest,
+      traced: Traced,
     ) => Promise<{ items: T[]; nextCursor?: string }>,
   ): Promise<{ items: T[]; nextCursor?: string }> {
     const parsed = parseOptions(listOptionsSchema, options, 'options');
     const page = (cursor: string | undefined) =>
-      this.#call(server, operation, parsed, (client, request) => fetchPage(client, cursor, request));
+      this.#call(server, operation, parsed, (client, request, traced) =>
+        fetchPage(client, cursor, request, traced),
+      );
     let result: { items: T[]; nextCursor?: string };
     if (parsed.all) {
       const items = await collectPages(page, {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { AuditSink } from '../audit/audit-record.js';
 import type { CredentialSource } from '../credentials/credential-source.js';
 import type { OAuthAuthorizer } from '../credentials/oauth-authorizer.js';
+import type { Telemetry } from '../trace/telemetry.js';
 import { endpointPolicySchema } from './endpoint-policy.js';
 import { reconnectSchema } from './reconnect-schedule.js';
 import { mcpServersSchema } from './server-config.js';
@@ -70,6 +71,13 @@ export const registryOptionsSchema = z.strictObject({
     .optional(),
   /** Called when an audit sink fails; default: a process warning. The operation is unaffected. */
   onAuditError: z.custom<(error: unknown) => void>((value) => typeof value === 'function').optional(),
+  /**
+   * Spans per MCP request and reconnect, trace context in `params._meta`, request metrics:
+   * `openTelemetry()` from `mcp-resource-context/opentelemetry`. None by default.
+   */
+  telemetry: z
+    .custom<Telemetry>(hasMethod('startSpan'), { message: 'telemetry must come from openTelemetry()' })
+    .optional(),
 });
 
 function hasMethod(name: string) {

@@ -12,6 +12,7 @@ import type { AuthorizationAnswer, OAuthAuthorizer } from '../credentials/oauth-
 import { resolveTransportAuth, type TransportAuth } from '../credentials/resolve-transport-auth.js';
 import { SecretRedactor } from '../credentials/secret-redactor.js';
 import { ContextError } from '../errors.js';
+import { inSpan, type Telemetry } from '../trace/telemetry.js';
 import { httpStatusOf } from './classify-transport-error.js';
 import { connectWithFallback, transportKindOf } from './connect-with-fallback.js';
 import { createEndpointFetch } from './create-endpoint-fetch.js';
@@ -47,6 +48,8 @@ export interface ConnectionOptions {
   readonly authorizer?: OAuthAuthorizer;
   /** Answers the server's elicitation requests; without it the capability is not declared. */
   readonly elicitation?: ElicitationHandler;
+  /** A span per reconnect attempt. */
+  readonly telemetry?: Telemetry;
 }
 
 /** A server asks the user for input (MCP spec, client/elicitation), on behalf of a principal. */
@@ -111,6 +114,11 @@ export class ServerConnection {
 
   status(): ServerStatus {
     return this.#status.snapshot();
+  }
+
+  /** The transport's session id (Streamable HTTP `Mcp-Session-Id`) while a session is open. */
+  get sessionId(): string | undefined {
+    return this.#client?.transport?.sessionId;
   }
 
   /** Facts learnt from operations (counts, errors) go into the status here. */
@@ -255,7 +263,12 @@ export class ServerConnection {
       this.#reconnectTimer = undefined;
       this.#status.clear('nextReconnectAt');
       if (this.#closed || this.#client) return;
-      this.client().catch(() => {
+      inSpan(
+        this.#options.telemetry,
+        'mcp-context reconnect',
+        { 'mcp_context.server': this.name, 'mcp_context.reconnect.attempt': attempt + 1 },
+        () => this.client(),
+      ).catch(() => {
         if (this.#closed) return;
         this.#status.update({ reconnectAttempts: attempt + 1 });
         this.#backoffAttempt++;

@@ -62,6 +62,11 @@ export const providerOptionsSchema = z.strictObject({
       cacheOptionsSchema,
     ])
     .optional(),
+  telemetry: z
+    .custom<object>(hasMethods('startSpan', 'withSpan', 'recordTurn'), {
+      message: 'telemetry must come from openTelemetry()',
+    })
+    .optional(),
 });
 
 export { budgetOverrideSchema, type ResolvedBudget } from '../options/budget-options.js';

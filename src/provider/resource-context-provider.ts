@@ -28,7 +28,9 @@ import { checkSkillEntry } from '../skills/check-skill-entry.js';
 import type { SkillLimits, SkillLimitsInput } from '../skills/skill-limits.js';
 import { verifySkillFile } from '../skills/verify-skill-file.js';
 import { ChangeTracker } from '../trace/change-tracker.js';
+import { inSpan, type Telemetry } from '../trace/telemetry.js';
 import { traceTurn } from '../trace/trace-turn.js';
+import { TurnSpans, turnAttributes } from '../trace/turn-spans.js';
 import type { BudgetOptions, ContextBlock, InjectionTrace, ProvideResult, Turn } from '../types.js';
 import { budgetOverrideSchema, providerOptionsSchema, type ResolvedBudget } from './provider-options.js';
 
@@ -62,6 +64,11 @@ export interface ResourceContextProviderOptions {
    * over one registry), or `false` to read every attachment every turn.
    */
   readonly cache?: ContentCache | ContentCacheOptions | false;
+  /**
+   * A span per turn with child spans per step and attachment, and turn metrics:
+   * `openTelemetry()` from `mcp-resource-context/opentelemetry`. None by default (no cost).
+   */
+  readonly telemetry?: Telemetry;
 }
 
 export type ProviderEvents = CacheEvents & {
@@ -94,6 +101,7 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
   /** Caches and subscriptions; absent with `cache: false`. */
   readonly #freshness: Freshness | undefined;
   readonly #changes = new ChangeTracker();
+  readonly #telemetry: Telemetry | undefined;
 
   constructor(options: ResourceContextProviderOptions) {
     super();
@@ -109,6 +117,7 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
     this.#instructionsExcluded = new Set(parsed.serverInstructions ? parsed.serverInstructions.exclude : []);
     this.#turnDeadlineMs = parsed.turnDeadlineMs;
     this.#skillLimits = parsed.skills;
+    this.#telemetry = options.telemetry;
     this.#ownsTokenizer = options.tokenizer === undefined;
     this.#tokenizer = options.tokenizer ?? createTiktokenTokenizer();
     if (options.cache !== false) {
@@ -147,6 +156,25 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
   }
 
   async provide(turn: Turn): Promise<ProvideResult> {
+    const telemetry = this.#telemetry;
+    if (!telemetry) return this.#provide(turn, new TurnSpans(undefined));
+    return inSpan(telemetry, 'mcp-context turn', turnAttributes(turn), async (span) => {
+      // A turn nobody records (no tracer registered, not sampled) makes no step spans either.
+      const result = await this.#provide(turn, new TurnSpans(span && telemetry));
+      const { trace } = result;
+      span?.setAttributes({
+        'mcp_context.turn.id': trace.turnId,
+        'mcp_context.budget.max_tokens': trace.budget.maxTokens,
+        'mcp_context.budget.used_tokens': trace.budget.usedTokens,
+        'mcp_context.attachments': trace.entries.length,
+      });
+      telemetry.recordTurn(trace);
+      return result;
+    });
+  }
+
+  // The turn itself; `spans` wraps its steps in spans when telemetry records.
+  async #provide(turn: Turn, spans: TurnSpans): Promise<ProvideResult> {
     const started = performance.now();
     const startedAt = new Date().toISOString();
     const budget = this.#turnBudget(turn);
@@ -156,19 +184,27 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
     setMaxListeners(0, deadline, signal);
 
     // 1 resolve: pins and message attachments, each validated and resolved once
-    const resolved = await collectTurnAttachments(this.#attachments, turn);
+    const resolved = await spans.step('resolve', () => collectTurnAttachments(this.#attachments, turn));
+    spans.openAttachments(resolved);
 
     // 2 authorize: each once, through the pipeline's policy-bound view, which audits denials
     const view = this.#policy.bind(this.#servers, actorOf(turn));
     const authorized = capSkills(
-      resolved.map((attachment) => ({ attachment, access: authorizeRead(view, attachment) })),
+      resolved.map((attachment, index) => ({
+        attachment,
+        access: spans.inAttachment(index, 'authorize', () => authorizeRead(view, attachment)),
+      })),
       this.#skillLimits.maxPerTurn,
     );
     this.#keepSubscribed(turn, authorized);
 
     // 3 fetch, 4 convert: concurrently per attachment, bounded by the turn deadline
     const fetched = await Promise.all(
-      authorized.map((item) => this.#fetch(item.attachment, item.access, turn, signal, deadline)),
+      authorized.map((item, index) =>
+        spans.inAttachment(index, undefined, () =>
+          this.#fetch(item.attachment, item.access, turn, signal, deadline, spans.telemetry),
+        ),
+      ),
     );
     if (turn.signal?.aborted) {
       throw new ContextError('ABORTED', 'the turn was aborted by the host', { value: turn.turnId });
@@ -179,31 +215,36 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
       ...item.attachment,
       ...(item.annotationPriority !== undefined && { annotationPriority: item.annotationPriority }),
     }));
+    const instructionsMaxTokens = this.#instructionsMaxTokens;
     const instructions =
-      this.#instructionsMaxTokens === undefined
+      instructionsMaxTokens === undefined
         ? undefined
-        : await collectTurnInstructions(
-            this.#servers,
-            [...new Set(ready.map((item) => item.attachment.server))].filter(
-              (name) => !this.#instructionsExcluded.has(name),
+        : await spans.step('instructions', () =>
+            collectTurnInstructions(
+              this.#servers,
+              [...new Set(ready.map((item) => item.attachment.server))].filter(
+                (name) => !this.#instructionsExcluded.has(name),
+              ),
+              this.#tokenizer,
+              instructionsMaxTokens,
+              budget.maxTokens,
             ),
-            this.#tokenizer,
-            this.#instructionsMaxTokens,
-            budget.maxTokens,
           );
 
-    // 6 render: cut, frame and count within what is left, then place the instructions
-    const composed = await composeContext(
-      ready.map((item) => item.fate.composable),
-      this.#tokenizer,
-      {
-        ...budget,
-        maxTokens: budget.maxTokens - (instructions?.tokens ?? 0),
-        renderOrder: renderOrder(ready.map((item) => item.attachment.scope)),
-        ...(turn.model !== undefined && { model: turn.model }),
-        ...(turn.message?.text !== undefined && { query: turn.message.text }),
-        ...(this.#freshness && { derived: this.#freshness.derived }),
-      },
+    // 5 budget, 6 render: plan, cut, frame and count within what is left, then place the instructions
+    const composed = await spans.step('budget', () =>
+      composeContext(
+        ready.map((item) => item.fate.composable),
+        this.#tokenizer,
+        {
+          ...budget,
+          maxTokens: budget.maxTokens - (instructions?.tokens ?? 0),
+          renderOrder: renderOrder(ready.map((item) => item.attachment.scope)),
+          ...(turn.model !== undefined && { model: turn.model }),
+          ...(turn.message?.text !== undefined && { query: turn.message.text }),
+          ...(this.#freshness && { derived: this.#freshness.derived }),
+        },
+      ),
     );
     const context = addInstructionsBlock(composed, instructions);
 
@@ -225,6 +266,7 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
       },
       this.#changes,
     );
+    spans.closeAttachments(trace.entries);
     this.emit('injected', trace, context.blocks);
     return { blocks: context.blocks, trace };
   }
@@ -273,6 +315,7 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
     turn: Turn,
     signal: AbortSignal,
     deadline: AbortSignal,
+    telemetry: Telemetry | undefined,
   ): Promise<TurnItem> {
     if (!access.allowed) return { attachment, fate: access.fate };
     const actor = actorOf(turn);
@@ -335,6 +378,7 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
       readTimeoutMs: this.#readTimeoutMs,
       limits: access.limits,
       ...(skill && { verify: (read) => verifySkillFile(attachment.server, skill, read, attachment.uri) }),
+      ...(telemetry && { telemetry }),
     });
     return { attachment: described, fate, ...(annotationPriority !== undefined && { annotationPriority }) };
   }

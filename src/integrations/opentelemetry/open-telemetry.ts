@@ -1,0 +1,151 @@
+import {
+  type Attributes,
+  context,
+  type Meter,
+  metrics,
+  propagation,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  type Tracer,
+  trace,
+} from '@opentelemetry/api';
+import type { Telemetry, TelemetryAttributes, TelemetrySpan } from '../../trace/telemetry.js';
+import type { InjectionTrace } from '../../types.js';
+
+export interface OpenTelemetryOptions {
+  /** Default: `trace.getTracer('mcp-resource-context')` from the globally registered provider. */
+  readonly tracer?: Tracer;
+  /** Default: `metrics.getMeter('mcp-resource-context')` from the globally registered provider. */
+  readonly meter?: Meter;
+}
+
+const scope = 'mcp-resource-context';
+
+/**
+ * Telemetry over `@opentelemetry/api` (an optional peer; bring your own SDK): pass it as
+ * `telemetry` to the `McpServerRegistry` and the `ResourceContextProvider`.
+ *
+ * Spans: `mcp-context turn` ⟶ `mcp-context resolve`, one `mcp-context attachment` per attachment
+ * (⟶ `mcp-context authorize`, `mcp-context fetch` ⟶ `resources/read`, `mcp-context convert`),
+ * `mcp-context instructions`, `mcp-context budget`; `mcp-context reconnect` per reconnect attempt.
+ * MCP request spans follow the semantic conventions for MCP (CLIENT kind, named by
+ * `mcp.method.name`, with `mcp.resource.uri` and `mcp.session.id`); the trace context goes to the
+ * server in `params._meta` through the registered propagator (W3C `traceparent`/`tracestate`).
+ * Parent links across awaits need a context manager, as every Node SDK setup registers
+ * (`AsyncLocalStorageContextManager`).
+ *
+ * With no tracer provider registered, spans are not recording: a turn then makes no step spans
+ * and sends no `_meta`.
+ */
+export function openTelemetry(options: OpenTelemetryOptions = {}): Telemetry {
+  const tracer = options.tracer ?? trace.getTracer(scope);
+  const meter = options.meter ?? metrics.getMeter(scope);
+  const turnDuration = meter.createHistogram('mcp_context.turn.duration', {
+    unit: 's',
+    description: 'Duration of provide(), per turn',
+  });
+  const tokensInjected = meter.createCounter('mcp_context.tokens.injected', {
+    unit: '{token}',
+    description: 'Tokens of attachments placed in the context, frames included',
+  });
+  const tokensOmitted = meter.createCounter('mcp_context.tokens.omitted', {
+    unit: '{token}',
+    description: 'Tokens of attachment content cut by truncation or omitted for the budget',
+  });
+  const cacheLookups = meter.createCounter('mcp_context.cache.lookups', {
+    unit: '{lookup}',
+    description: 'Attachment reads by cache outcome (mcp_context.cache: hit, miss, stale, bypass)',
+  });
+  const reads = meter.createCounter('mcp_context.reads', {
+    unit: '{request}',
+    description: 'resources/read requests sent to servers',
+  });
+  const invalidations = meter.createCounter('mcp_context.invalidations', {
+    unit: '{notification}',
+    description: 'Change notifications from servers that invalidate cached content',
+  });
+  const operationDuration = meter.createHistogram('mcp.client.operation.duration', {
+    unit: 's',
+    description: 'Duration of MCP requests as observed by the client',
+  });
+
+  return {
+    startSpan(name, attributes, kind) {
+      const span = tracer.startSpan(name, {
+        kind: kind === 'client' ? SpanKind.CLIENT : SpanKind.INTERNAL,
+        ...(attributes && { attributes: defined(attributes) }),
+      });
+      return span.isRecording() ? new RecordingSpan(span) : undefined;
+    },
+    withSpan(span, run) {
+      return context.with(trace.setSpan(context.active(), (span as RecordingSpan).span), run);
+    },
+    traceContext() {
+      const carrier: Record<string, string> = {};
+      propagation.inject(context.active(), carrier);
+      return Object.keys(carrier).length > 0 ? carrier : undefined;
+    },
+    recordRequest({ server, method, durationSeconds, errorType }) {
+      const attributes = defined({
+        'mcp.method.name': method,
+        'mcp_context.server': server,
+        'error.type': errorType,
+      });
+      operationDuration.record(durationSeconds, attributes);
+      if (method === 'resources/read') reads.add(1, attributes);
+    },
+    recordTurn(turn: InjectionTrace) {
+      const pipeline = { 'mcp_context.pipeline.id': turn.pipelineId };
+      turnDuration.record(turn.durationMs / 1000, pipeline);
+      for (const entry of turn.entries) {
+        cacheLookups.add(1, { ...pipeline, 'mcp_context.cache': entry.cache });
+        if (entry.tokens > 0) tokensInjected.add(entry.tokens, pipeline);
+        const omitted =
+          entry.status === 'omitted-budget'
+            ? entry.originalTokens
+            : entry.status === 'truncated'
+              ? Math.max(0, entry.originalTokens - entry.tokens)
+              : 0;
+        if (omitted > 0) tokensOmitted.add(omitted, { ...pipeline, 'mcp_context.status': entry.status });
+      }
+    },
+    recordInvalidation(server, reason) {
+      invalidations.add(1, { 'mcp_context.server': server, 'mcp_context.reason': reason });
+    },
+  };
+}
+
+// --- Internal helpers ---
+
+class RecordingSpan implements TelemetrySpan {
+  readonly span: Span;
+
+  constructor(span: Span) {
+    this.span = span;
+  }
+
+  setAttributes(attributes: TelemetryAttributes): void {
+    this.span.setAttributes(defined(attributes));
+  }
+
+  recordError(error: unknown): void {
+    const failure = error as { code?: unknown; message?: unknown; name?: unknown };
+    const type = typeof failure?.code === 'string' ? failure.code : String(failure?.name ?? 'Error');
+    const message = typeof failure?.message === 'string' ? failure.message : String(error);
+    this.span.recordException(error instanceof Error ? error : { name: type, message });
+    this.span.setAttribute('error.type', type);
+    this.span.setStatus({ code: SpanStatusCode.ERROR, message });
+  }
+
+  end(): void {
+    this.span.end();
+  }
+}
+
+/** OpenTelemetry attributes without the undefined ones. */
+function defined(attributes: TelemetryAttributes): Attributes {
+  const result: Attributes = {};
+  for (const [key, value] of Object.entries(attributes)) if (value !== undefined) result[key] = value;
+  return result;
+}

@@ -1,0 +1,90 @@
+import type { ScopeKind, TraceEntry, Turn } from '../types.js';
+import { inSpan, type Telemetry, type TelemetrySpan } from './telemetry.js';
+
+/**
+ * The spans of one turn below its `mcp-context turn` span: a span per step (resolve, budget,
+ * render) and one per attachment, open from its authorization to the end of the turn, with its
+ * authorize/fetch/convert steps inside and its fate (status, tokens, cache, change) set at the end.
+ * Without recording telemetry every method is a direct call.
+ */
+export class TurnSpans {
+  readonly #telemetry: Telemetry | undefined;
+  #attachments: (TelemetrySpan | undefined)[] = [];
+
+  constructor(telemetry: Telemetry | undefined) {
+    this.#telemetry = telemetry;
+  }
+
+  /** The telemetry steps further down (fetch, convert, MCP requests) report to. */
+  get telemetry(): Telemetry | undefined {
+    return this.#telemetry;
+  }
+
+  step<T>(name: string, run: () => Promise<T>): Promise<T> {
+    return this.#telemetry ? inSpan(this.#telemetry, `mcp-context ${name}`, undefined, run) : run();
+  }
+
+  /** Opens one span per attachment, in the turn's order. */
+  openAttachments(attachments: readonly { server: string; uri: string; scope: ScopeKind }[]): void {
+    const telemetry = this.#telemetry;
+    if (!telemetry) return;
+    this.#attachments = attachments.map((attachment) =>
+      telemetry.startSpan('mcp-context attachment', {
+        'mcp_context.server': attachment.server,
+        'mcp.resource.uri': attachment.uri,
+        'mcp_context.scope': attachment.scope,
+      }),
+    );
+  }
+
+  /** Runs `run` inside attachment `index`'s span, in a child span `name` when one is given. */
+  inAttachment<T>(index: number, name: string | undefined, run: () => T): T {
+    const telemetry = this.#telemetry;
+    const parent = this.#attachments[index];
+    if (!telemetry || !parent) return run();
+    return telemetry.withSpan(parent, () => {
+      const span = name === undefined ? undefined : telemetry.startSpan(`mcp-context ${name}`);
+      if (!span) return run();
+      try {
+        return run();
+      } finally {
+        span.end();
+      }
+    });
+  }
+
+  /** Sets each attachment's fate from its trace entry (same order) and ends its span. */
+  closeAttachments(entries: readonly TraceEntry[]): void {
+    this.#attachments.forEach((span, index) => {
+      const entry = entries[index];
+      if (!span || !entry) return;
+      span.setAttributes(entryAttributes(entry));
+      if (entry.error) span.recordError(entry.error);
+      span.end();
+    });
+    this.#attachments = [];
+  }
+}
+
+/** The turn span's own attributes (GenAI semantic conventions where one fits: `gen_ai.conversation.id`). */
+export function turnAttributes(turn: Turn) {
+  return {
+    'mcp_context.pipeline.id': turn.pipelineId,
+    'gen_ai.conversation.id': turn.conversationId,
+    'mcp_context.agent.id': turn.agentId,
+    'mcp_context.turn.id': turn.turnId,
+  };
+}
+
+function entryAttributes(entry: TraceEntry) {
+  return {
+    'mcp_context.status': entry.status,
+    'mcp_context.tokens': entry.tokens,
+    'mcp_context.original_tokens': entry.originalTokens,
+    'mcp_context.cache': entry.cache,
+    'mcp_context.change': entry.change,
+    'mcp_context.bytes': entry.bytes,
+    'mcp_context.mime_type': entry.mimeType,
+    'mcp_context.reason': entry.reason,
+  };
+}
