@@ -15,6 +15,7 @@ export const scenarios = [
   { key: 'adversarial', file: 'adversarial.ts' },
   { key: 'eventLoop', file: 'event-loop.ts' },
   { key: 'replicas', file: 'replicas.ts' },
+  { key: 'telemetryOverhead', file: 'telemetry-overhead.ts' },
 ] as const satisfies readonly { key: string; file: string }[];
 
 export type ScenarioKey = (typeof scenarios)[number]['key'];

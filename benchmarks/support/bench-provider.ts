@@ -7,6 +7,7 @@ import {
   ResourceContextProvider,
   type Tokenizer,
 } from '../../src/index.js';
+import type { Telemetry } from '../../src/opentelemetry.js';
 
 /** A provider over one server named `bulk`, bound to pipeline `bench`, with pins for `uris`. */
 export async function createBenchProvider(options: {
@@ -15,8 +16,13 @@ export async function createBenchProvider(options: {
   tokenizer: Tokenizer;
   maxTokens: number;
   cache: ContentCacheOptions | false;
+  /** Spans and metrics (the telemetry-overhead scenario). */
+  telemetry?: Telemetry;
 }) {
-  const servers = new McpServerRegistry({ mcpServers: { bulk: options.serverConfig } });
+  const servers = new McpServerRegistry({
+    mcpServers: { bulk: options.serverConfig },
+    ...(options.telemetry && { telemetry: options.telemetry }),
+  });
   const attachments = new MemoryAttachmentStore();
   for (const uri of options.uris)
     await attachments.pin({ scope: { pipelineId: 'bench' }, server: 'bulk', uri });
@@ -29,6 +35,7 @@ export async function createBenchProvider(options: {
     cache: options.cache,
     readTimeoutMs: 120_000,
     turnDeadlineMs: 600_000,
+    ...(options.telemetry && { telemetry: options.telemetry }),
   });
   return {
     provider,

@@ -173,7 +173,7 @@ describe('openTelemetry', () => {
         .reduce((total, point) => total + (point.value as number), 0);
     const entries = [...first.trace.entries, ...second.trace.entries];
 
-    expect((points.get('mcp_context.turn.duration')?.[0]?.value as { count: number }).count).toBe(2);
+    expect(points.get('mcp_context.turn.duration')?.[0]?.value).toMatchObject({ count: 2 });
     expect(sum('mcp_context.tokens.injected')).toBe(
       entries.reduce((total, entry) => total + entry.tokens, 0),
     );
