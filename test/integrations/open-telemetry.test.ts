@@ -90,7 +90,6 @@ describe('openTelemetry', () => {
       'mcp-context attachment',
       'mcp-context attachment',
       'mcp-context budget',
-      'mcp-context instructions',
       'mcp-context resolve',
     ]);
 
