@@ -142,6 +142,7 @@ export { contextPreamble } from './render/frame-resource.js';
 export { renderText } from './render/render-text.js';
 export {
   type AnthropicContentBlock,
+  type AnthropicImageMediaType,
   type ToAnthropicContentOptions,
   toAnthropicContent,
 } from './render/to-anthropic-content.js';

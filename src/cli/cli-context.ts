@@ -59,6 +59,13 @@ export class CliContext {
     this.#stdout.write(`${JSON.stringify(value, null, 2)}\n`);
   }
 
+  /** The config file in use (as given or found), or undefined when there is none. */
+  get configPath(): string | undefined {
+    const path = this.#values.config;
+    if (path !== undefined) return resolve(path);
+    return existsSync(defaultConfigPath) ? resolve(defaultConfigPath) : undefined;
+  }
+
   /** `--config`, or ./mcp-context.json when it exists, or an empty config. */
   config(): Promise<ContextConfig> {
     this.#config ??= (async () => {

@@ -10,7 +10,8 @@ export function formatTrace(trace: InjectionTrace, style?: Style): string {
     entry.scope,
     entry.status,
     entry.tokens,
-    entry.originalTokens,
+    // An extrapolated count keeps its "~", as the trace and the markers say it.
+    entry.originalTokensEstimated ? `~${entry.originalTokens}` : entry.originalTokens,
     entry.mimeType ?? '-',
     entry.uri,
     entry.error ? `${entry.error.code}: ${entry.error.message}` : (entry.reason ?? ''),

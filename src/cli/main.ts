@@ -50,19 +50,27 @@ const usageErrorCodes = new Set([
   'TEMPLATE_ARGUMENT_MISSING',
   'TEMPLATE_ARGUMENT_UNKNOWN',
   'UNKNOWN_SERVER',
+  'UNKNOWN_PIPELINE',
+  'UNKNOWN_AGENT',
 ]);
+
+function describeCommands(list: readonly CliCommand[]): string {
+  return list.map((command) => `  ${command.name} ${command.arguments}\n      ${command.summary}`).join('\n');
+}
+
+const globalUsage = `every command takes:
+  --config FILE   the config (default ./${defaultConfigPath}; without one, no servers and no bindings)
+  --store FILE    the SQLite pin store (default: the config's "store", else ./${defaultStorePath})
+  --json          machine-readable output on stdout (errors too, on stderr)
+  -h, --help      this text, or one command's usage`;
 
 const usage = `mcp-context — MCP resources as model context
 
 usage: mcp-context <command> [options]
 
-${commands.map((command) => `  ${command.name} ${command.arguments}\n      ${command.summary}`).join('\n')}
+${describeCommands(commands)}
 
-every command takes:
-  --config FILE   the config (default ./${defaultConfigPath}; without one, no servers and no bindings)
-  --store FILE    the SQLite pin store (default: the config's "store", else ./${defaultStorePath})
-  --json          machine-readable output on stdout (errors too, on stderr)
-  -h, --help      this text, or one command's usage
+${globalUsage}
 
 exit codes: 0 success, 1 an operation failed, 2 bad usage or config`;
 
@@ -75,10 +83,24 @@ async function main(argv: readonly string[], state: { json: boolean }): Promise<
       process.stdout.write(`${usage}\n`);
       return values.help ? 0 : 2;
     }
+    // A group's word alone (`pin`, `fixture`): its commands, as help or as a usage error.
+    const group = commands.filter((candidate) => candidate.name.startsWith(`${positionals[0]} `));
+    if (group.length > 0 && positionals.length === 1) {
+      if (!values.help) {
+        const words = group.map((candidate) => candidate.name.split(' ')[1]).join(', ');
+        throw new UsageError(`${positionals[0]} needs one of: ${words}`);
+      }
+      process.stdout.write(
+        `usage: mcp-context ${positionals[0]} <command> [options]\n\n${describeCommands(group)}\n`,
+      );
+      return 0;
+    }
     throw new UsageError(`unknown command: ${positionals.join(' ')}`);
   }
   if (values.help) {
-    process.stdout.write(`usage: mcp-context ${command.name} ${command.arguments}\n  ${command.summary}\n`);
+    process.stdout.write(
+      `usage: mcp-context ${command.name} ${command.arguments}\n  ${command.summary}\n\n${globalUsage}\n`,
+    );
     return 0;
   }
   const allowed = new Set<string>([...globalOptions, ...command.options]);

@@ -63,7 +63,12 @@ export function parseContextConfig(input: unknown, options: ParseContextConfigOp
   // The library's own constructors are the validators: no second copy of their rules to drift.
   // Neither opens a connection.
   reroot(() => new McpServerRegistry({ mcpServers }), 'options.', 'config.');
-  reroot(() => new AccessPolicy({ bindings, ...(agents && { agents }) }), 'policy.', 'config.');
+  reroot(
+    () =>
+      new AccessPolicy({ bindings, ...(agents && { agents }) }).refuseUnknownServers(Object.keys(mcpServers)),
+    'policy.',
+    'config.',
+  );
   return {
     mcpServers,
     bindings,

@@ -25,7 +25,7 @@ export function toContextError(error: unknown, context: OperationContext): Conte
     const code = codeFor(error.code, context);
     return new ContextError(
       code,
-      `${where} failed: ${error.message}`,
+      `${where} failed: ${withoutRepeatedPrefix(error.message)}`,
       { server: context.server, rpcCode: error.code, rpcData: error.data },
       error,
     );
@@ -35,6 +35,14 @@ export function toContextError(error: unknown, context: OperationContext): Conte
 }
 
 // --- Internal helpers ---
+
+/**
+ * The SDK prefixes "MCP error <code>: " on both sides: a server that rethrows an McpError sends
+ * the prefixed message, and the client prefixes it again. Say it once.
+ */
+function withoutRepeatedPrefix(message: string): string {
+  return message.replace(/^(MCP error (-?\d+): )(?:MCP error \2: )+/, '$1');
+}
 
 function codeFor(rpcCode: number, context: OperationContext): ContextErrorCode {
   if (rpcCode === ErrorCode.RequestTimeout) {

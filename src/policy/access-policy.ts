@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { ContextError } from '../errors.js';
 import type { ServerOperations } from '../mcp/server-operations.js';
+import { nearestKey } from '../options/nearest-key.js';
 import { parseOptions } from '../options/parse-options.js';
 import {
   type AccessDecision,
@@ -63,11 +65,47 @@ export type AccessBinding = z.input<typeof bindingSchema>;
 export class AccessPolicy implements Authorizer {
   readonly #bindings: ReadonlyMap<string, CompiledBinding>;
   readonly #agents: ReadonlyMap<string, CompiledBinding>;
+  /** Every server name a binding grants, with its place in the options (for error messages). */
+  readonly #namedServers: readonly { readonly field: string; readonly server: string }[];
 
   constructor(options: AccessPolicyOptions) {
     const parsed = parseOptions(policyOptionsSchema, options, 'policy');
     this.#bindings = new Map(Object.entries(parsed.bindings).map(([id, binding]) => [id, compile(binding)]));
     this.#agents = new Map(Object.entries(parsed.agents).map(([id, binding]) => [id, compile(binding)]));
+    this.#namedServers = (['bindings', 'agents'] as const).flatMap((kind) =>
+      Object.entries(parsed[kind]).flatMap(([id, binding]) =>
+        binding.servers.map((entry, index) => ({
+          field: `policy.${kind}.${id}.servers.${index}`,
+          server: typeof entry === 'string' ? entry : entry.name,
+        })),
+      ),
+    );
+  }
+
+  /**
+   * Throws UNKNOWN_PIPELINE (or UNKNOWN_AGENT) when the principal has no binding at all: a
+   * typo'd pipeline id is a mistake to report, not a turn to answer with empty context. (A
+   * pipeline that is bound, but not to some server, is still simply denied that server.)
+   */
+  requireKnown(principal: Principal): void {
+    refuseUnknown('pipeline', principal.pipelineId, this.#bindings);
+    if (principal.agentId !== undefined) refuseUnknown('agent', principal.agentId, this.#agents);
+  }
+
+  /**
+   * Throws UNKNOWN_SERVER when a binding names a server that is not among `configured` (the
+   * registry's names), with the binding's place and the nearest configured name. `"*"` always passes.
+   */
+  refuseUnknownServers(configured: readonly string[]): void {
+    const names = new Set(configured);
+    const unknown = this.#namedServers.find(({ server }) => server !== '*' && !names.has(server));
+    if (!unknown) return;
+    const suggestion = nearestKey(unknown.server, configured);
+    throw new ContextError(
+      'UNKNOWN_SERVER',
+      `${unknown.field}: no MCP server named "${unknown.server}" is configured${suggestion ? `; did you mean "${suggestion}"?` : ''} (configured: ${configured.join(', ') || 'none'})`,
+      { field: unknown.field, value: unknown.server, server: unknown.server },
+    );
   }
 
   authorize(request: AccessRequest): AccessDecision {
@@ -104,6 +142,21 @@ export class AccessPolicy implements Authorizer {
 }
 
 // --- Internal helpers ---
+
+function refuseUnknown(
+  kind: 'pipeline' | 'agent',
+  id: string,
+  bindings: ReadonlyMap<string, CompiledBinding>,
+): void {
+  if (bindings.has(id)) return;
+  const known = [...bindings.keys()];
+  const suggestion = nearestKey(id, known);
+  throw new ContextError(
+    kind === 'pipeline' ? 'UNKNOWN_PIPELINE' : 'UNKNOWN_AGENT',
+    `no ${kind} "${id}": the access policy has no binding for it${suggestion ? `; did you mean "${suggestion}"?` : ''} (${kind === 'pipeline' ? 'bindings' : 'agents'}: ${known.join(', ') || 'none'})`,
+    { field: kind === 'pipeline' ? 'pipelineId' : 'agentId', value: id },
+  );
+}
 
 interface CompiledGrant {
   readonly resources?: readonly RegExp[];

@@ -109,6 +109,7 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
     this.#servers = options.servers;
     this.#attachments = options.attachments;
     this.#policy = options.policy;
+    this.#policy.refuseUnknownServers(this.#servers.serverNames);
     this.#budget = parsed.budget;
     this.#readTimeoutMs = parsed.readTimeoutMs;
     this.#converters = options.converters;
@@ -177,6 +178,7 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
   async #provide(turn: Turn, spans: TurnSpans): Promise<ProvideResult> {
     const started = performance.now();
     const startedAt = new Date().toISOString();
+    this.#policy.requireKnown(actorOf(turn));
     const budget = this.#turnBudget(turn);
     const deadline = AbortSignal.timeout(this.#turnDeadlineMs);
     const signal = turn.signal ? AbortSignal.any([turn.signal, deadline]) : deadline;

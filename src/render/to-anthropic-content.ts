@@ -3,12 +3,25 @@ import { unsupportedPartText } from './media-parts-of.js';
 
 type CacheControl = { readonly type: 'ephemeral' };
 
+/** The image media types the Messages API takes (its `ImageBlockParam.source.media_type`). */
+export type AnthropicImageMediaType = 'image/jpeg' | 'image/png' | 'image/gif' | 'image/webp';
+const imageMediaTypes: ReadonlySet<string> = new Set<AnthropicImageMediaType>([
+  'image/jpeg',
+  'image/png',
+  'image/gif',
+  'image/webp',
+]);
+
 /** Content blocks of the Anthropic Messages API that context can produce. */
 export type AnthropicContentBlock =
   | { readonly type: 'text'; readonly text: string; readonly cache_control?: CacheControl }
   | {
       readonly type: 'image';
-      readonly source: { readonly type: 'base64'; readonly media_type: string; readonly data: string };
+      readonly source: {
+        readonly type: 'base64';
+        readonly media_type: AnthropicImageMediaType;
+        readonly data: string;
+      };
       readonly cache_control?: CacheControl;
     }
   | {
@@ -65,8 +78,10 @@ export function toAnthropicContent(
 // --- Internal helpers ---
 
 function toBlock(part: MediaPart): AnthropicContentBlock {
-  if (part.kind === 'image') {
-    return { type: 'image', source: { type: 'base64', media_type: part.mimeType, data: part.data } };
+  // Any other image type (SVG, TIFF …) would be refused by the API: it becomes a placeholder.
+  if (part.kind === 'image' && imageMediaTypes.has(part.mimeType)) {
+    const mediaType = part.mimeType as AnthropicImageMediaType;
+    return { type: 'image', source: { type: 'base64', media_type: mediaType, data: part.data } };
   }
   if (part.kind === 'document') {
     return { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: part.data } };

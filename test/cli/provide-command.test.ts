@@ -61,8 +61,13 @@ describe('mcp-context provide', () => {
     expect(result.stderr).not.toContain('\u001b[');
   });
 
-  it('a pipeline without a binding gets every attachment denied, visibly', async () => {
+  it('a pipeline bound to no server gets every attachment denied, visibly', async () => {
     const workspace = await startCliWorkspace();
+    // A pipeline with no binding at all is UNKNOWN_PIPELINE (usage-and-config.test.ts).
+    workspace.writeConfig({
+      mcpServers: { gitnexus: { type: 'http', url: workspace.fixture.url } },
+      bindings: { support: { servers: ['gitnexus'] }, unbound: { servers: [] } },
+    });
     const { code, json } = await workspace.runJson<ProvideResult>([
       'provide',
       '--pipeline',

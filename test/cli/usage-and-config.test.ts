@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, inject, it, onTestFinished } from 'vitest';
@@ -86,6 +86,45 @@ describe('mcp-context config', () => {
     const missing = await workspace.run(['servers', '--config', 'nowhere.json']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain(`${join(workspace.directory, 'nowhere.json')}: no such file`);
+  });
+
+  it('--help works on every command and on each group of commands', async () => {
+    const directory = emptyDirectory();
+    for (const words of [['pin'], ['fixture'], ['pin', 'add'], ['pin', 'ls'], ['provide'], ['read']]) {
+      const help = await runCli([...words, '--help'], directory);
+      expect(help.code, words.join(' ')).toBe(0);
+      expect(help.stdout, words.join(' ')).toContain(`usage: mcp-context ${words.join(' ')}`);
+    }
+    const group = await runCli(['pin', '--help'], directory);
+    expect(group.stdout).toMatch(/pin add .*\n[\s\S]*pin rm[\s\S]*pin ls/);
+    const bare = await runCli(['pin'], directory);
+    expect(bare).toMatchObject({ code: 2, stderr: expect.stringContaining('pin needs one of: add, rm, ls') });
+  });
+
+  it('a typo in --pipeline is exit 2 naming UNKNOWN_PIPELINE, never an empty context with exit 0', async () => {
+    const workspace = await startCliWorkspace();
+    const result = await workspace.run(['provide', '--pipeline', 'ghost']);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('no pipeline "ghost"');
+    const json = await workspace.runJson(['provide', '--pipeline', 'ghost']);
+    expect(JSON.parse(json.stderr)).toMatchObject({ error: { code: 'UNKNOWN_PIPELINE', value: 'ghost' } });
+  });
+
+  it('--attach naming a server nobody configured says unknown server, not "not bound"', async () => {
+    const workspace = await startCliWorkspace();
+    const result = await workspace.run(['provide', '--pipeline', 'support', '--attach', 'nosuch:x://y']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('no MCP server named "nosuch" is configured (configured: gitnexus)');
+    expect(result.stderr).not.toContain('not bound');
+  });
+
+  it('"no servers configured" names the config file in use under --config', async () => {
+    const directory = emptyDirectory();
+    const file = join(directory, 'other.json');
+    writeFileSync(file, JSON.stringify({ mcpServers: {} }));
+    const result = await runCli(['servers', '--config', file], directory);
+    expect(result).toMatchObject({ code: 0, stdout: `no servers configured (mcpServers in ${file})\n` });
   });
 
   it('without any config there are no servers: servers says so and exits 0', async () => {

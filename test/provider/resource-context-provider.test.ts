@@ -152,8 +152,10 @@ describe.each<TransportKind>(['memory', 'http'])('ResourceContextProvider over %
     });
   });
 
-  it('an unbound pipeline is denied without the server ever being read', async () => {
-    const { attachments, provider, fixture } = await startProviderHarness(transport);
+  it('a pipeline bound to no server is denied without the server ever being read', async () => {
+    const { attachments, provider, fixture } = await startProviderHarness(transport, {
+      policy: { bindings: { support: { servers: ['gitnexus'] }, other: { servers: [] } } },
+    });
     await attachments.pin({ scope: { pipelineId: 'other' }, server: 'gitnexus', uri: 'gitnexus://repos' });
     const { blocks, trace } = await provider.provide({
       pipelineId: 'other',
@@ -442,7 +444,10 @@ describe('ResourceContextProvider for agents', () => {
     const { provider, fixture } = await startProviderHarness('memory', {
       policy: {
         bindings: { support: { servers: ['gitnexus'] } },
-        agents: { triage: { servers: [{ name: 'gitnexus', resources: ['gitnexus://repos'] }] } },
+        agents: {
+          triage: { servers: [{ name: 'gitnexus', resources: ['gitnexus://repos'] }] },
+          idle: { servers: [] },
+        },
       },
     });
     const attachments = [
@@ -458,12 +463,15 @@ describe('ResourceContextProvider for agents', () => {
       ['gitnexus://repos', 'injected'],
       ['gitnexus://setup', 'denied'],
     ]);
-    const unknownAgent = await provider.provide({
+    const unboundAgent = await provider.provide({
       pipelineId: 'support',
-      agentId: 'ghost',
+      agentId: 'idle',
       message: { attachments },
     });
-    expect(unknownAgent.trace.entries.map((entry) => entry.status)).toEqual(['denied', 'denied']);
+    expect(unboundAgent.trace.entries.map((entry) => entry.status)).toEqual(['denied', 'denied']);
+    await expect(
+      provider.provide({ pipelineId: 'support', agentId: 'ghost', message: { attachments } }),
+    ).rejects.toMatchObject({ code: 'UNKNOWN_AGENT', field: 'agentId', value: 'ghost' });
     expect(fixture.readCount('gitnexus://setup')).toBe(0);
   });
 });

@@ -1,3 +1,4 @@
+import type Anthropic from '@anthropic-ai/sdk';
 import { describe, expect, it } from 'vitest';
 import { toAnthropicContent } from '../../src/render/to-anthropic-content.js';
 import type { BlockProvenance, ContextBlock } from '../../src/types.js';
@@ -59,5 +60,34 @@ describe('toAnthropicContent', () => {
     expect(toAnthropicContent(onlyMessage, { cacheControl: true }).some((block) => block.cache_control)).toBe(
       false,
     );
+  });
+});
+
+describe('toAnthropicContent against the Anthropic SDK types', () => {
+  it('type-checks as the SDK’s ContentBlockParam[] (media_type is the API’s union, not string)', () => {
+    // A compile-time check: `npm run typecheck` fails if the shapes drift from @anthropic-ai/sdk.
+    const content: Anthropic.Messages.ContentBlockParam[] = toAnthropicContent(blocks, {
+      cacheControl: true,
+    });
+    const message: Anthropic.Messages.MessageParam = { role: 'user', content };
+    expect(message.content).toHaveLength(7);
+  });
+
+  it('an image type the API refuses (SVG) becomes a visible placeholder, never an invalid image block', () => {
+    const svg: ContextBlock = {
+      kind: 'resource',
+      text: 'logo',
+      provenance: provenance('message', 'docs://logo'),
+      parts: [
+        { kind: 'image', uri: 'docs://logo.svg', mimeType: 'image/svg+xml', data: 'PHN2Zz4=', bytes: 5 },
+      ],
+    };
+    expect(toAnthropicContent([svg])).toEqual([
+      { type: 'text', text: 'logo' },
+      {
+        type: 'text',
+        text: '[image docs://logo.svg (image/svg+xml, 5 bytes) not sent: the Anthropic Messages API does not accept it]',
+      },
+    ]);
   });
 });

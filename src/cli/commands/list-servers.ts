@@ -32,7 +32,12 @@ export const listServersCommand: CliCommand = {
     if (context.json) {
       context.writeJson(statuses);
     } else if (statuses.length === 0) {
-      context.write('no servers configured (mcpServers in mcp-context.json)\n');
+      const file = context.configPath;
+      context.write(
+        file === undefined
+          ? 'no servers configured: no config file (./mcp-context.json, or --config FILE) with mcpServers\n'
+          : `no servers configured (mcpServers in ${file})\n`,
+      );
     } else {
       const style = context.style;
       const rows = statuses.map((status) => [

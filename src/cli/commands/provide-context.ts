@@ -1,5 +1,6 @@
 import {
   AccessPolicy,
+  ContextError,
   type MessageAttachment,
   ResourceContextProvider,
   renderText,
@@ -35,6 +36,16 @@ export const provideContextCommand: CliCommand = {
     const maxTokens = parseIntegerOption('budget', values.budget, { min: 1 });
 
     const config = await context.config();
+    // The policy would say "not bound" of a server nobody configured: say what is wrong.
+    const configured = Object.keys(config.mcpServers);
+    const unknown = attachments.find((attachment) => !configured.includes(attachment.server));
+    if (unknown) {
+      throw new ContextError(
+        'UNKNOWN_SERVER',
+        `--attach: no MCP server named "${unknown.server}" is configured (configured: ${configured.join(', ') || 'none'})`,
+        { field: 'attach', value: unknown.server, server: unknown.server },
+      );
+    }
     // Loaded only when the config names Redis (`ioredis` is an optional peer): this turn reads
     // and fills the fleet's shared cache, as a replica would.
     const shared = config.redis && new (await import('../../redis.js')).RedisSharedTier(config.redis);

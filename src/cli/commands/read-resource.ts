@@ -43,8 +43,11 @@ export const readResourceCommand: CliCommand = {
       } else if (readable) {
         for (const block of result.blocks) if (block.kind === 'resource') context.write(`${block.text}\n`);
         if (entry.status === 'truncated') {
+          // The markers' own words, so this line and the text above always agree.
+          const text = result.blocks.map((block) => block.text).join('');
+          const cuts = [...text.matchAll(/\[truncated: ([^;\]]*)/g)].map((match) => match[1]);
           context.writeError(
-            context.errorStyle.yellow(`truncated: ${entry.tokens} of ${entry.originalTokens} tokens shown\n`),
+            context.errorStyle.yellow(`truncated: ${cuts.join('; ') || `${entry.reason ?? 'cut to fit'}`}\n`),
           );
         }
       }
