@@ -139,6 +139,7 @@ export {
   type ResourceContextProviderOptions,
 } from './provider/resource-context-provider.js';
 export { contextPreamble } from './render/frame-resource.js';
+export { neutralizeText, restoreText } from './render/neutralize-text.js';
 export { renderText } from './render/render-text.js';
 export {
   type AnthropicContentBlock,

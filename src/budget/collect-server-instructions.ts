@@ -1,6 +1,6 @@
 import { ContextError } from '../errors.js';
 import { escapeClosingTag, frameElement } from '../render/frame-element.js';
-import { escapeFrameContent } from '../render/frame-resource.js';
+import { escapeUntrustedText } from '../render/frame-resource.js';
 import type { InstructionsEntry } from '../types.js';
 import { fitRendering } from './fit-rendering.js';
 import { planBudget } from './plan-budget.js';
@@ -142,7 +142,7 @@ export async function collectServerInstructions(
 
 /** Neither this frame's closing tag nor a resource frame's survives inside instructions. */
 function escapeInstructions(text: string): string {
-  return escapeClosingTag(escapeFrameContent(text), frameTag);
+  return escapeClosingTag(escapeUntrustedText(text), frameTag);
 }
 
 function frame(server: string, body: string): string {

@@ -1,3 +1,5 @@
+import { toSafeJson } from '../render/to-safe-json.js';
+
 /** A stretch of the original content, in tokens, that a cut left out. */
 export interface ElidedRange {
   /** First omitted token (the offset to read on from). */
@@ -24,7 +26,8 @@ export function truncationMarker(facts: TruncationFacts): string {
   const about = facts.estimated ? '~' : '';
   const { startToken, endToken } = facts.range;
   const omitted = Math.max(0, endToken - startToken);
-  const readMore = JSON.stringify({ server: facts.server, uri: facts.uri, offset: startToken });
+  // Server-controlled facts go in as safe JSON: a URI cannot close the frame the marker sits in.
+  const readMore = toSafeJson({ server: facts.server, uri: facts.uri, offset: startToken });
   const of = `${about}${omitted} of ${about}${facts.originalTokens} tokens omitted`;
   if (endToken >= facts.originalTokens) {
     return `\n[truncated: ${of} after token ${about}${startToken}; read more with read_mcp_resource ${readMore}]`;

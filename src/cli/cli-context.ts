@@ -16,6 +16,7 @@ import {
 import { SqliteAttachmentStore } from '../sqlite.js';
 import type { CliOptionValues } from './cli-options.js';
 import { createStyle, type Style } from './create-style.js';
+import { neutralizeForTerminal, toTerminalJson } from './neutralize-for-terminal.js';
 
 export const defaultConfigPath = 'mcp-context.json';
 export const defaultStorePath = 'mcp-context.sqlite';
@@ -46,17 +47,19 @@ export class CliContext {
     this.errorStyle = createStyle(stderr);
   }
 
+  /** Writes to stdout with terminal controls a server may have sent neutralized. */
   write(text: string): void {
-    this.#stdout.write(text);
+    this.#stdout.write(neutralizeForTerminal(text));
   }
 
+  /** Writes to stderr with terminal controls a server may have sent neutralized. */
   writeError(text: string): void {
-    this.#stderr.write(text);
+    this.#stderr.write(neutralizeForTerminal(text));
   }
 
   /** `--json` output: one JSON document on stdout. */
   writeJson(value: unknown): void {
-    this.#stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+    this.#stdout.write(`${toTerminalJson(value)}\n`);
   }
 
   /** The config file in use (as given or found), or undefined when there is none. */

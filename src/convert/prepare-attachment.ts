@@ -1,7 +1,7 @@
 import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ComposableAttachment } from '../budget/composable-attachment.js';
 import type { ConvertedSection } from '../render/converted-section.js';
-import { escapeFrameContent } from '../render/frame-resource.js';
+import { escapeUntrustedText } from '../render/frame-resource.js';
 import type { ScopeKind } from '../types.js';
 import { type ConvertedResource, convertContents } from './convert-contents.js';
 import type { ConverterRegistry } from './converter-registry.js';
@@ -111,5 +111,5 @@ function byteCapSections(result: ReadContents): ConvertedSection[] {
 }
 
 function escapeSection(section: ConvertedSection): ConvertedSection {
-  return section.kind === 'text' ? { ...section, text: escapeFrameContent(section.text) } : section;
+  return section.kind === 'text' ? { ...section, text: escapeUntrustedText(section.text) } : section;
 }

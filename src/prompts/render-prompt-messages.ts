@@ -4,6 +4,7 @@ import { prepareAttachment } from '../convert/prepare-attachment.js';
 import { describeResourceLink, type ResourceLink, toResourceLink } from '../links/resource-link.js';
 import { assembleBody } from '../render/assemble-body.js';
 import { frameResource } from '../render/frame-resource.js';
+import { neutralizeText } from '../render/neutralize-text.js';
 import type { MediaPart, ModelCapabilities, OmittedContent } from '../types.js';
 
 /** One piece of a rendered prompt message: text (embedded resources arrive framed) or a media part. */
@@ -27,7 +28,7 @@ export interface RenderPromptOptions {
 
 /**
  * Turns `prompts/get` messages into model-ready content, roles kept. Text passes as the server
- * wrote it (the user chose to run this prompt); an embedded resource goes through the same
+ * wrote it (the user chose to run this prompt) with control and special-token text neutralized; an embedded resource goes through the same
  * conversion, escaping and framing as any attached resource; images and audio become parts when
  * the model takes them and a visible placeholder otherwise; a resource link is named, not read.
  */
@@ -43,7 +44,7 @@ export async function renderPromptMessages(
       const links: ResourceLink[] = [];
       const item = message.content;
       if (item.type === 'text') {
-        content.push({ type: 'text', text: item.text });
+        content.push({ type: 'text', text: neutralizeText(item.text) });
       } else if (item.type === 'image' || item.type === 'audio') {
         // Media inline in a prompt is converted as a one-item resource would be.
         const uri = `prompt:${item.type}`;
@@ -62,7 +63,7 @@ export async function renderPromptMessages(
         // A handle, not content: named here, read only when the host attaches it.
         const link = toResourceLink(server, item);
         links.push(link);
-        content.push({ type: 'text', text: describeResourceLink(link) });
+        content.push({ type: 'text', text: neutralizeText(describeResourceLink(link)) });
       }
       return { role: message.role, content, omittedContents, links };
     }),

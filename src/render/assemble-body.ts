@@ -1,6 +1,6 @@
 import type { MediaPart, ModelCapabilities, OmittedContent } from '../types.js';
 import type { ConvertedSection } from './converted-section.js';
-import { escapeFrameContent } from './frame-resource.js';
+import { escapeFrameContent, escapeUntrustedText } from './frame-resource.js';
 
 /** One attachment's content as this turn's model will see it. */
 export interface AssembledBody {
@@ -35,14 +35,14 @@ export function assembleBody(
   let injectable = false;
   let pinnedChars = 0;
   for (const section of sections) {
-    const header = several ? escapeFrameContent(`--- ${section.uri} (${section.mimeType}) ---\n`) : '';
+    const header = several ? escapeUntrustedText(`--- ${section.uri} (${section.mimeType}) ---\n`) : '';
     if (section.kind === 'text') {
       injectable = true;
       if (!several && section.pinnedLines) pinnedChars = pinnedLength(section.text, section.pinnedLines);
       pieces.push(header + section.text);
     } else if (section.kind === 'media' && model[capabilityOf[section.mediaKind]] === true) {
       injectable = true;
-      const line = escapeFrameContent(
+      const line = escapeUntrustedText(
         `[${section.mediaKind} ${section.uri} (${section.mimeType}, ${section.bytes} bytes) follows this frame as a ${section.mediaKind} part]`,
       );
       const { uri, mimeType, bytes, data, mediaKind } = section;
@@ -54,7 +54,7 @@ export function assembleBody(
       omittedContents.push({ uri: section.uri, mimeType: section.mimeType, bytes: section.bytes, reason });
       pieces.push(
         header +
-          escapeFrameContent(
+          escapeUntrustedText(
             `[content not shown: ${section.uri} is ${section.mimeType}, ${section.bytes} bytes; ${reason}]`,
           ),
       );

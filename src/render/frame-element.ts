@@ -1,9 +1,13 @@
+import { neutralizeText } from './neutralize-text.js';
+
 const closingTagPatterns = new Map<string, RegExp>();
 
 /**
- * `<tag name="value" …>\nbody\n</tag>\n\n`, attribute values escaped. The body must already be
- * escaped with `escapeClosingTag` for this tag. Every frame ends ">\n\n" and the next one starts
- * with "<": the tokenizer always splits there, so frames count independently.
+ * `<tag name="value" …>\nbody\n</tag>\n\n`, attribute values escaped and neutralized. The body
+ * should already be escaped (so counts made before framing hold); it is escaped once more here,
+ * which changes nothing in escaped text, so that no caller can build a frame its content closes.
+ * Every frame ends ">\n\n" and the next one starts with "<": the tokenizer always splits there,
+ * so frames count independently.
  */
 export function frameElement(
   tag: string,
@@ -11,7 +15,7 @@ export function frameElement(
   body: string,
 ): string {
   const rendered = attributes.map(([name, value]) => ` ${name}="${escapeAttribute(value)}"`).join('');
-  return `<${tag}${rendered}>\n${body}\n</${tag}>\n\n`;
+  return `<${tag}${rendered}>\n${escapeClosingTag(body, tag)}\n</${tag}>\n\n`;
 }
 
 /** `<tag name="value" …/>`, attribute values escaped: a reference that carries no body. */
@@ -35,5 +39,9 @@ export function escapeClosingTag(text: string, tag: string): string {
 // --- Internal helpers ---
 
 function escapeAttribute(value: string): string {
-  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return neutralizeText(value)
+    .replace(/&/g, '&amp;')
+    .replace(/"/g, '&quot;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;');
 }

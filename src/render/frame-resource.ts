@@ -1,5 +1,6 @@
 import type { BlockProvenance } from '../types.js';
 import { escapeClosingTag, frameElement } from './frame-element.js';
+import { neutralizeText } from './neutralize-text.js';
 
 /** The element name of a resource frame; content never contains its closing tag. */
 const frameTag = 'mcp-resource';
@@ -15,6 +16,15 @@ export const contextPreamble =
  */
 export function escapeFrameContent(body: string): string {
   return escapeClosingTag(body, frameTag);
+}
+
+/**
+ * Text a server controls (content, a URI or media type in a notice), made ready for a frame:
+ * control, bidi and special-token characters neutralized by the documented reversible rule
+ * (`neutralizeText`), then closing tags escaped. Apply once, to raw text.
+ */
+export function escapeUntrustedText(text: string): string {
+  return escapeFrameContent(neutralizeText(text));
 }
 
 /**

@@ -6,6 +6,7 @@ import type { McpServerRegistry } from '../mcp/mcp-server-registry.js';
 import { parseOptions } from '../options/parse-options.js';
 import type { AccessPolicy } from '../policy/access-policy.js';
 import type { PolicyBoundServers } from '../policy/policy-bound-servers.js';
+import { toSafeJson } from '../render/to-safe-json.js';
 import type { ModelCapabilities } from '../types.js';
 import { listResourcesArgumentsSchema, readResourceArgumentsSchema } from './exploration-tool-schemas.js';
 import { listResourcesForTool } from './list-resources-for-tool.js';
@@ -188,7 +189,7 @@ function errorResult(error: unknown): ToolResult {
     ? { code: error.code, message: error.message, ...(error.field !== undefined && { field: error.field }) }
     : { code: 'INTERNAL_ERROR', message: String(error) };
   return {
-    content: [{ type: 'text', text: JSON.stringify({ error: failure }) }],
+    content: [{ type: 'text', text: toSafeJson({ error: failure }) }],
     structuredContent: { error: failure },
     isError: true,
   };

@@ -4,6 +4,7 @@ import { isUiResource } from '../convert/ui-resource.js';
 import { ContextError } from '../errors.js';
 import type { CallOptions } from '../mcp/operation-schemas.js';
 import type { ServerOperations } from '../mcp/server-operations.js';
+import { toSafeJson } from '../render/to-safe-json.js';
 import type { ListResourcesArguments } from './exploration-tool-schemas.js';
 
 interface ListedServer {
@@ -105,7 +106,7 @@ async function fitListing(listed: ListedServer[], context: ListForToolContext): 
             omittedResources: omitted,
             note: 'the listing was cut to fit the token cap: list one server at a time to see the rest',
           };
-    return { result, text: JSON.stringify(result) };
+    return { result, text: toSafeJson(result) };
   };
   const whole = render(total);
   if ((await context.tokenizer.count(whole.text)) <= context.maxTokens) return whole;
