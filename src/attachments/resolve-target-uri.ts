@@ -49,6 +49,8 @@ export function resolveTargetUri(target: AttachmentTarget): string {
   }
   const variables: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(target.arguments)) {
+    for (const item of typeof value === 'string' ? [value] : value)
+      refuseClimbing(target.template, name, item);
     variables[name] = typeof value === 'string' ? value : [...value];
   }
   return checkUri(template.expand(variables), 'template');
@@ -68,6 +70,22 @@ function checkUri(uri: string, field: string): string {
     );
   }
   return uri;
+}
+
+/**
+ * An argument is one value, never a path that walks: `..`, `.` or a separator next to them
+ * (`../x`, `..%2Fx`, `..\\x`) would let a server that resolves paths serve something outside
+ * what the template (and a grant on it) names.
+ */
+function refuseClimbing(template: string, name: string, value: string): void {
+  const decoded = value.replace(/%2e/gi, '.').replace(/%2f|%5c|\\/gi, '/');
+  if (decoded.split('/').some((segment) => segment === '..' || segment === '.')) {
+    throw new ContextError(
+      'INVALID_URI',
+      `template ${template}: argument ${name} is a dot-segment path (${JSON.stringify(value)}); arguments cannot walk out of the template`,
+      { field: `arguments.${name}`, value },
+    );
+  }
 }
 
 /** Every variable of a template, in order, and whether the turn must supply it. */

@@ -13,7 +13,12 @@ import {
 } from './access-request.js';
 import type { DenialAudit } from './authorize-operation.js';
 import { PolicyBoundServers } from './policy-bound-servers.js';
-import { compileNamePattern, compileUriPattern, matchesAnyUriPattern } from './uri-pattern.js';
+import {
+  compileNamePattern,
+  compileUriPattern,
+  matchesAnyUriPattern,
+  matchesUriGrant,
+} from './uri-pattern.js';
 
 export type {
   AccessDecision,
@@ -209,7 +214,7 @@ function decide(binding: CompiledBinding | undefined, who: string, request: Acce
   if (!grant.operations.includes(request.operation)) {
     return { allowed: false, reason: `${who} may not ${request.operation} on server "${request.server}"` };
   }
-  if (request.uri !== undefined && !matchesAnyUriPattern(request.uri, grant.resources)) {
+  if (request.uri !== undefined && !matchesUriGrant(request.uri, grant.resources)) {
     return { allowed: false, reason: `${who} may not access ${request.uri} on server "${request.server}"` };
   }
   if (request.prompt !== undefined && !matchesAnyUriPattern(request.prompt, grant.prompts)) {

@@ -1,3 +1,5 @@
+import { resolveUriForGrant } from './resolve-uri-for-grant.js';
+
 /**
  * URI patterns of an access binding. A pattern with `{…}` is an RFC 6570 URI template
  * (`gitnexus://repo/{name}/context`): `{var}` matches one segment, `{+var}` and `{#var}`
@@ -5,8 +7,9 @@
  * `/`-separated segment, `**` across segments; every other character, `?` included (it
  * starts a URI's query), matches itself.
  *
- * Matching is by string against the URI exactly as the server lists it: the URI is an opaque
- * identifier, never resolved, fetched or normalized.
+ * Matching is by string against the URI as the server lists it; a URI with dot-segments (also
+ * spelled `%2e`, `..%2F`, `..\`) must match resolved as well, and one that climbs above its
+ * root matches nothing (`resolveUriForGrant`). The URI itself is never fetched or rewritten.
  */
 export function compileUriPattern(pattern: string): RegExp {
   const body = pattern.includes('{') ? templateToRegExp(pattern) : globToRegExp(pattern, '[^/]*');
@@ -16,6 +19,17 @@ export function compileUriPattern(pattern: string): RegExp {
 /** Whether `uri` matches at least one pattern; `undefined` patterns admit everything. */
 export function matchesAnyUriPattern(uri: string, patterns: readonly RegExp[] | undefined): boolean {
   return patterns === undefined || patterns.some((pattern) => pattern.test(uri));
+}
+
+/**
+ * Whether a grant's patterns admit `uri`: as it is, and, when it has dot-segments, resolved
+ * too (`resolveUriForGrant`); `undefined` patterns admit everything.
+ */
+export function matchesUriGrant(uri: string, patterns: readonly RegExp[] | undefined): boolean {
+  if (patterns === undefined) return true;
+  const view = resolveUriForGrant(uri);
+  if (view.kind === 'refused') return false;
+  return patterns.some((pattern) => pattern.test(uri) && (view.kind === 'plain' || pattern.test(view.uri)));
 }
 
 /** A name glob (prompts, tools): `*` matches any run of characters. */
