@@ -8,7 +8,7 @@ import { parsePinInput } from './attachment-schema.js';
 import type { AttachmentStore } from './attachment-store.js';
 import { loadBetterSqlite3 } from './load-better-sqlite3.js';
 import { resolveTargetUri } from './resolve-target-uri.js';
-import { migrateStore } from './sqlite-migrations.js';
+import { checkStoreOwnership, migrateStore } from './sqlite-migrations.js';
 import { type PinRow, toAttachment, toPinRow } from './sqlite-pin-row.js';
 
 const storeOptionsSchema = z.strictObject({
@@ -35,7 +35,8 @@ export class SqliteAttachmentStore implements AttachmentStore {
     let database: Database.Database | undefined;
     try {
       database = new Sqlite(path, { timeout: busyTimeoutMs });
-      // The first statement reads the file header: a file that is not SQLite fails here.
+      // Read-only first: another application's file is refused before anything writes to it.
+      checkStoreOwnership(database, path);
       database.pragma('journal_mode = WAL');
       migrateStore(database, path);
     } catch (error) {

@@ -49,37 +49,51 @@ export const migrations: readonly ((database: Database.Database) => void)[] = [
 export function migrateStore(database: Database.Database, path: string): void {
   database
     .transaction(() => {
-      const applicationId = database.pragma('application_id', { simple: true }) as number;
-      const version = database.pragma('user_version', { simple: true }) as number;
-      if (applicationId === 0) {
-        const tables = database
-          .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
-          .pluck()
-          .all() as string[];
-        if (tables.length > 0 || version !== 0) {
-          throw new ContextError(
-            'STORE_FOREIGN',
-            `${path} is an SQLite database of another application (tables: ${tables.join(', ') || 'none'}, user_version ${version}); refusing to use it as a pin store`,
-            { field: 'path', value: path },
-          );
-        }
-        database.pragma(`application_id = ${storeApplicationId}`);
-      } else if (applicationId !== storeApplicationId) {
-        throw new ContextError(
-          'STORE_FOREIGN',
-          `${path} is an SQLite database of another application (application_id ${applicationId}); refusing to use it as a pin store`,
-          { field: 'path', value: path },
-        );
-      }
-      if (version > migrations.length) {
-        throw new ContextError(
-          'STORE_FOREIGN',
-          `${path} has pin-store schema version ${version}, newer than this version of mcp-resource-context understands (${migrations.length}); upgrade the library`,
-          { field: 'user_version', value: version },
-        );
-      }
+      const { applicationId, version } = checkStoreOwnership(database, path);
+      if (applicationId === 0) database.pragma(`application_id = ${storeApplicationId}`);
       for (const migration of migrations.slice(version)) migration(database);
       database.pragma(`user_version = ${migrations.length}`);
     })
     .immediate();
+}
+
+/**
+ * Whether the file is (or may become) this library's pin store, by reading only: it runs
+ * before any statement that writes (journal mode, migrations), so another application's
+ * database is refused unchanged. Also the first read of the header: a file that is not SQLite
+ * fails here.
+ */
+export function checkStoreOwnership(
+  database: Database.Database,
+  path: string,
+): { applicationId: number; version: number } {
+  const applicationId = database.pragma('application_id', { simple: true }) as number;
+  const version = database.pragma('user_version', { simple: true }) as number;
+  if (applicationId === 0) {
+    const tables = database
+      .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+      .pluck()
+      .all() as string[];
+    if (tables.length > 0 || version !== 0) {
+      throw new ContextError(
+        'STORE_FOREIGN',
+        `${path} is an SQLite database of another application (tables: ${tables.join(', ') || 'none'}, user_version ${version}); refusing to use it as a pin store`,
+        { field: 'path', value: path },
+      );
+    }
+  } else if (applicationId !== storeApplicationId) {
+    throw new ContextError(
+      'STORE_FOREIGN',
+      `${path} is an SQLite database of another application (application_id ${applicationId}); refusing to use it as a pin store`,
+      { field: 'path', value: path },
+    );
+  }
+  if (version > migrations.length) {
+    throw new ContextError(
+      'STORE_FOREIGN',
+      `${path} has pin-store schema version ${version}, newer than this version of mcp-resource-context understands (${migrations.length}); upgrade the library`,
+      { field: 'user_version', value: version },
+    );
+  }
+  return { applicationId, version };
 }

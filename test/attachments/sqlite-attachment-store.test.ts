@@ -1,5 +1,5 @@
 import { type ChildProcessWithoutNullStreams, execFile, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -197,8 +197,12 @@ describe('SqliteAttachmentStore', () => {
     const foreign = new Database(path);
     foreign.exec('CREATE TABLE orders (id INTEGER PRIMARY KEY); INSERT INTO orders VALUES (7)');
     foreign.close();
+    const before = readFileSync(path);
 
     const error = storeError(() => new SqliteAttachmentStore(path));
+    // Not one byte written: not even the journal mode (file header bytes 18–19) changed.
+    expect(readFileSync(path).equals(before)).toBe(true);
+    expect(existsSync(`${path}-wal`)).toBe(false);
     expect(error).toMatchObject({ code: 'STORE_FOREIGN', field: 'path' });
     expect(error.message).toContain('orders');
 
@@ -217,7 +221,9 @@ describe('SqliteAttachmentStore', () => {
     const other = new Database(path);
     other.pragma('application_id = 42');
     other.close();
+    const before = readFileSync(path);
     expect(storeError(() => new SqliteAttachmentStore(path))).toMatchObject({ code: 'STORE_FOREIGN' });
+    expect(readFileSync(path).equals(before)).toBe(true);
   });
 
   it('refuses a pin store written by a newer schema version, naming user_version', async () => {
