@@ -1,5 +1,4 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { restoreText } from '../../src/render/neutralize-text.js';
 import { startScriptedHttp } from '../mcp/support/scripted-server.js';
 import { startCliWorkspace } from './support/cli-workspace.js';
 
@@ -9,7 +8,7 @@ const titleEscape = '\u001b]0;pwned\u0007';
 const clearScreen = '\u001b[2J\u001b[H';
 
 describe('terminal output of what a server sent', () => {
-  it('read, resources and --json write no terminal escapes, and the neutral text restores', async () => {
+  it('read, resources and --json write no terminal escapes', async () => {
     const evil = await startScriptedHttp({
       resources: [{ uri: 'evil://doc', name: `doc${titleEscape}`, description: `desc\u009b2J\u202e` }],
       contents: {
@@ -29,7 +28,6 @@ describe('terminal output of what a server sent', () => {
     expect(listed.code).toBe(0);
     expect(listed.stdout).toContain('doc');
     expect(listed.stdout).not.toMatch(terminalControl);
-    expect(restoreText(listed.stdout)).toContain(`doc${titleEscape}`);
 
     const json = await workspace.run(['resources', 'evil', '--json']);
     expect(json.stdout).not.toMatch(terminalControl);
