@@ -107,6 +107,8 @@ describe('a turn with a walking URI', () => {
             'file:///srv/public/..%2Fsecret%2Fkeys.txt': file('file:///srv/secret/keys.txt', 'SECRET'),
           },
         }),
+        // The policy binds both servers; the registry must know each (unknown ones are typed errors).
+        repos: scriptedMemoryConfig(),
       },
     });
     const provider = new ResourceContextProvider({
