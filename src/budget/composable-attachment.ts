@@ -1,5 +1,11 @@
 import type { ConvertedSection } from '../render/converted-section.js';
-import type { BlockProvenance, ModelCapabilities, ScopeKind, TruncationStrategyName } from '../types.js';
+import type {
+  BlockProvenance,
+  ContextBlock,
+  ModelCapabilities,
+  ScopeKind,
+  TruncationStrategyName,
+} from '../types.js';
 import type { BodyMeasure } from './measure-body.js';
 
 /** Converted, escaped content ready for the budget, in budget rank order. */
@@ -15,6 +21,30 @@ export interface ComposableAttachment {
 /** Keeps how far each unchanged body was counted, across turns (the derived cache). */
 export interface MeasureMemo {
   measureOnce(key: string, limitTokens: number, compute: () => Promise<BodyMeasure>): Promise<BodyMeasure>;
+}
+
+/** A rendered resource block with its exact count under the tokenizer that counted it. */
+export interface CountedBlock {
+  readonly block: ContextBlock & { kind: 'resource' };
+  readonly tokens: number;
+}
+
+/** What one attachment costs whole, and what a cut of it costs before any content. */
+export interface FrameCost {
+  readonly fullTokens: number;
+  readonly truncatedOverheadTokens: number;
+  readonly markerTokens: number;
+}
+
+/**
+ * What a warm turn reuses (the derived cache): how far each body was counted, what its frames
+ * cost, and each rendering with its exact count, keyed by everything that shapes them.
+ */
+export interface BudgetMemo extends MeasureMemo {
+  rendering(key: string): CountedBlock | undefined;
+  keepRendering(key: string, rendered: CountedBlock): void;
+  frameCost(key: string): FrameCost | undefined;
+  keepFrameCost(key: string, cost: FrameCost): void;
 }
 
 export interface ComposeOptions {
@@ -35,6 +65,6 @@ export interface ComposeOptions {
   readonly query?: string;
   /** Tokens held for each scope's attachments before the rest is shared. */
   readonly reserve?: Partial<Record<ScopeKind, number>>;
-  /** Keeps how far each unchanged body was counted, across turns. */
-  readonly derived?: MeasureMemo;
+  /** Keeps counts, frame costs and renderings of unchanged content across turns. */
+  readonly derived?: BudgetMemo;
 }

@@ -4,7 +4,7 @@ import type { ContextBlock, MediaPart, OmittedContent } from '../types.js';
 import type { ComposableAttachment, ComposeOptions } from './composable-attachment.js';
 import { fitRendering } from './fit-rendering.js';
 import type { BudgetDecision } from './plan-budget.js';
-import { type PlannedAttachment, planShares, provenanceOf } from './plan-shares.js';
+import { modelKey, type PlannedAttachment, planShares, provenanceOf } from './plan-shares.js';
 import type { Tokenizer } from './tokenizer.js';
 import { truncationStrategies } from './truncate/truncation-strategies.js';
 import { truncationMarker } from './truncation-marker.js';
@@ -120,8 +120,7 @@ async function evaluate(attachments: readonly Fitting[], context: FitContext): P
   const rendered = await Promise.all(
     attachments.map(async (attachment): Promise<RenderedAttachment> => {
       const decision = attachment.decision;
-      const block = await renderAttachment(attachment, decision, context);
-      const tokens = block ? await context.tokenizer.count(block.text) : 0;
+      const { block, tokens } = await renderCounted(attachment, decision, context);
       const excess = tokens - (attachment.item.capTokens ?? Number.POSITIVE_INFINITY);
       return { attachment, decision, block, tokens, excess };
     }),
@@ -140,6 +139,55 @@ async function evaluate(attachments: readonly Fitting[], context: FitContext): P
     excess,
     rendered,
   };
+}
+
+/**
+ * An attachment rendered under a decision, with its exact count: reused from the derived cache
+ * when the same content was rendered under the same share, cut, query, model and tokenizer (a
+ * warm turn: no decode, no encode, no re-render), else rendered, counted and kept.
+ */
+async function renderCounted(
+  attachment: PlannedAttachment,
+  decision: BudgetDecision,
+  context: FitContext,
+): Promise<{ block: ResourceBlock | undefined; tokens: number }> {
+  if (decision.fate === 'omitted') return { block: undefined, tokens: 0 };
+  const memo = context.options.derived;
+  const key = memo && renderingKey(attachment, decision, context);
+  const known = key === undefined ? undefined : memo?.rendering(key);
+  if (known) return known;
+  const block = await renderAttachment(attachment, decision, context);
+  const tokens = block ? await context.tokenizer.count(block.text) : 0;
+  if (block && key !== undefined) memo?.keepRendering(key, { block, tokens });
+  return { block, tokens };
+}
+
+/** Everything a rendering depends on; undefined when the content has no stable key. */
+function renderingKey(
+  { item, measure }: PlannedAttachment,
+  decision: Exclude<BudgetDecision, { fate: 'omitted' }>,
+  { tokenizer, options }: FitContext,
+): string | undefined {
+  if (item.contentKey === undefined) return undefined;
+  const { scope, server, uri } = item.provenance;
+  const share = decision.fate === 'whole' ? 'whole' : `cut:${decision.contentTokens}`;
+  const truncation = options.truncation ?? 'head';
+  // Only `relevant` cuts read the message.
+  const query = truncation === 'relevant' ? (options.query ?? '') : '';
+  return [
+    item.contentKey,
+    tokenizer.name,
+    modelKey(options.model),
+    scope,
+    server,
+    uri,
+    measure.originalTokens,
+    measure.estimated,
+    share,
+    truncation,
+    options.lineAware ?? true,
+    query,
+  ].join('\u0000');
 }
 
 async function renderAttachment(

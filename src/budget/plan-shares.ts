@@ -1,18 +1,14 @@
 import type { AssembledBody } from '../render/assemble-body.js';
 import { frameResource } from '../render/frame-resource.js';
 import type { BlockProvenance, ModelCapabilities } from '../types.js';
-import type { ComposableAttachment, ComposeOptions } from './composable-attachment.js';
+import type { ComposableAttachment, ComposeOptions, FrameCost } from './composable-attachment.js';
 import { type BodyMeasure, measureBody } from './measure-body.js';
 import { type BudgetDecision, planBudget } from './plan-budget.js';
 import type { Tokenizer } from './tokenizer.js';
 import { longestTruncationMarker } from './truncation-marker.js';
 
 /** What one attachment costs whole, and what a cut of it costs before any content. */
-export interface Cost {
-  readonly fullTokens: number;
-  readonly truncatedOverheadTokens: number;
-  readonly markerTokens: number;
-}
+export type Cost = FrameCost;
 
 /** One attachment with its body as this turn's model sees it. */
 export interface AttachmentBody {
@@ -57,7 +53,7 @@ export async function planShares(
     const costed = await Promise.all(
       measured.map(async (attachment) => ({
         ...attachment,
-        cost: await measureFrame(attachment.item, attachment.measure, tokenizer),
+        cost: await frameCostOf(attachment.item, attachment.measure, tokenizer, options),
       })),
     );
     const decisions = planBudget(
@@ -118,6 +114,24 @@ export function provenanceOf(
 
 const omittedByPlan: BudgetDecision = { fate: 'omitted', reason: 'the budget plan gave it no share' };
 
+/** measureFrame, through the derived cache: a frame's cost depends only on what it names. */
+async function frameCostOf(
+  item: ComposableAttachment,
+  measure: BodyMeasure,
+  tokenizer: Tokenizer,
+  options: ComposeOptions,
+): Promise<Cost> {
+  const memo = options.derived;
+  if (!memo) return measureFrame(item, measure, tokenizer);
+  const { scope, server, uri, mimeType, sha256 } = item.provenance;
+  const key = `${tokenizer.name}|${scope}|${server}|${uri}|${mimeType}|${sha256}|${measure.originalTokens}|${measure.estimated}`;
+  const known = memo.frameCost(key);
+  if (known) return known;
+  const cost = await measureFrame(item, measure, tokenizer);
+  memo.keepFrameCost(key, cost);
+  return cost;
+}
+
 async function measureFrame(
   item: ComposableAttachment,
   measure: BodyMeasure,
@@ -156,6 +170,6 @@ async function measureCached(
 }
 
 /** The body depends on which media the model takes in (parts or placeholders). */
-function modelKey(model: ModelCapabilities | undefined): string {
+export function modelKey(model: ModelCapabilities | undefined): string {
   return `${model?.images ? 'i' : ''}${model?.audio ? 'a' : ''}${model?.pdf ? 'p' : ''}`;
 }

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { MeasureMemo } from '../budget/composable-attachment.js';
+import type { BudgetMemo, CountedBlock, FrameCost } from '../budget/composable-attachment.js';
 import type { BodyMeasure } from '../budget/measure-body.js';
 import type { ConvertedSection } from '../convert/convert-contents.js';
 import type { ConverterRegistry } from '../convert/converter-registry.js';
@@ -17,15 +17,24 @@ export interface DerivedCacheOptions {
  * re-read after an invalidation, or served from the content cache, is not converted or
  * re-tokenized again.
  */
-export class DerivedCache implements ConversionMemo, MeasureMemo {
+export class DerivedCache implements ConversionMemo, BudgetMemo {
   readonly #conversions: LRUCache<string, Conversion>;
   readonly #measures: LRUCache<string, BodyMeasure>;
   readonly #measuring = new Map<string, Promise<BodyMeasure>>();
+  // A warm turn's renderings with their exact counts, and the costs of frames.
+  readonly #renderings: LRUCache<string, CountedBlock>;
+  readonly #frameCosts: LRUCache<string, FrameCost>;
 
   constructor(options: DerivedCacheOptions = {}) {
     const maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
+    this.#renderings = new LRUCache({
+      maxSize: Math.floor(maxBytes / 4),
+      // The block's text; media parts share their data with the conversion.
+      sizeCalculation: (rendered) => Math.max(1, rendered.block.text.length * 2),
+    });
+    this.#frameCosts = new LRUCache({ max: 10_000 });
     this.#conversions = new LRUCache({
-      maxSize: Math.floor(maxBytes / 2),
+      maxSize: Math.floor((maxBytes * 3) / 8),
       sizeCalculation: (conversion) =>
         Math.max(
           1,
@@ -33,7 +42,7 @@ export class DerivedCache implements ConversionMemo, MeasureMemo {
         ),
     });
     this.#measures = new LRUCache({
-      maxSize: Math.floor(maxBytes / 2),
+      maxSize: Math.floor((maxBytes * 3) / 8),
       sizeCalculation: (measure) => Math.max(1, measure.head.tokens.byteLength),
     });
   }
@@ -102,8 +111,25 @@ export class DerivedCache implements ConversionMemo, MeasureMemo {
     this.#measures.set(key, measure);
   }
 
+  /** A rendering of unchanged content under the same share, cut, query and model, with its count. */
+  rendering(key: string): CountedBlock | undefined {
+    return this.#renderings.get(key);
+  }
+
+  keepRendering(key: string, rendered: CountedBlock): void {
+    this.#renderings.set(key, rendered);
+  }
+
+  frameCost(key: string): FrameCost | undefined {
+    return this.#frameCosts.get(key);
+  }
+
+  keepFrameCost(key: string, cost: FrameCost): void {
+    this.#frameCosts.set(key, cost);
+  }
+
   get bytesHeld(): number {
-    return this.#conversions.calculatedSize + this.#measures.calculatedSize;
+    return this.#conversions.calculatedSize + this.#measures.calculatedSize + this.#renderings.calculatedSize;
   }
 }
 

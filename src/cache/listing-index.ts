@@ -5,6 +5,8 @@ import { raceAbort } from '../mcp/race-abort.js';
 interface Listing {
   readonly byUri: Promise<ReadonlyMap<string, Resource>>;
   readonly at: number;
+  /** Set once the listing has arrived: a warm turn reads it without waiting on a promise. */
+  settled?: ReadonlyMap<string, Resource>;
 }
 
 /**
@@ -46,7 +48,11 @@ export class ListingIndex {
     actor: { pipelineId: string; agentId?: string },
     signal?: AbortSignal,
   ): Promise<number | undefined> {
-    const listing = await raceAbort(this.#listing(server, actor), signal).catch(() => undefined);
+    const current = this.#listings.get(server);
+    const listing =
+      current?.settled && Date.now() - current.at < this.#ttlMs
+        ? current.settled
+        : await raceAbort(this.#listing(server, actor), signal).catch(() => undefined);
     const priority = listing?.get(uri)?.annotations?.priority;
     return typeof priority === 'number' ? priority : undefined;
   }
@@ -82,7 +88,11 @@ export class ListingIndex {
       ({ resources }) => new Map(resources.map((resource) => [resource.uri, resource])),
       () => new Map<string, Resource>(),
     );
-    this.#listings.set(server, { byUri, at: Date.now() });
+    const listing: Listing = { byUri, at: Date.now() };
+    this.#listings.set(server, listing);
+    void byUri.then((settled) => {
+      listing.settled = settled;
+    });
     return byUri;
   }
 }

@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import type { Tokenizer } from '../../src/budget/tokenizer.js';
+import { contextPreamble } from '../../src/render/frame-resource.js';
+import { renderText } from '../../src/render/render-text.js';
+import type { InjectionTrace } from '../../src/types.js';
+import { sharedTokenizer, startProviderHarness } from '../support/provider-harness.js';
+
+/** The shared tokenizer, noting every call and the length of every counted text. */
+function recordingTokenizer() {
+  const calls = { encode: 0, decode: 0, encodeWithin: 0, counted: [] as number[] };
+  const tokenizer: Tokenizer = {
+    name: sharedTokenizer.name,
+    encode: (text) => {
+      calls.encode++;
+      return sharedTokenizer.encode(text);
+    },
+    decode: (tokens) => {
+      calls.decode++;
+      return sharedTokenizer.decode(tokens);
+    },
+    count: (text) => {
+      calls.counted.push(text.length);
+      return sharedTokenizer.count(text);
+    },
+    encodeWithin: (text, limit, from) => {
+      calls.encodeWithin++;
+      return sharedTokenizer.encodeWithin?.(text, limit, from) as ReturnType<
+        NonNullable<Tokenizer['encodeWithin']>
+      >;
+    },
+    dispose: () => {},
+  };
+  const reset = () => {
+    calls.encode = 0;
+    calls.decode = 0;
+    calls.encodeWithin = 0;
+    calls.counted = [];
+  };
+  return { tokenizer, calls, reset };
+}
+
+/** What must be equal between two turns over unchanged content. */
+const facts = (trace: InjectionTrace) =>
+  trace.entries.map(({ durationMs: _duration, cache: _cache, change: _change, ...entry }) => entry);
+
+describe('a warm turn', () => {
+  it('reuses each unchanged rendering and its exact count: no encode, no decode, no count of content', async () => {
+    const recording = recordingTokenizer();
+    const { attachments, provider } = await startProviderHarness('memory', {
+      provider: { tokenizer: recording.tokenizer, budget: { maxTokens: 1200 }, serverInstructions: false },
+    });
+    for (const uri of ['gitnexus://repos', 'gitnexus://setup', 'gitnexus://repo/acme-shop/context']) {
+      await attachments.pin({ scope: { pipelineId: 'support' }, server: 'gitnexus', uri });
+    }
+    const turn = { pipelineId: 'support', conversationId: 'c-warm' };
+    const cold = await provider.provide(turn);
+    expect(cold.trace.entries.some((entry) => entry.status === 'truncated')).toBe(true);
+
+    recording.reset();
+    const warm = await provider.provide(turn);
+
+    expect(warm.blocks).toEqual(cold.blocks);
+    expect(facts(warm.trace)).toEqual(facts(cold.trace));
+    expect(warm.trace.entries.map((entry) => [entry.cache, entry.change])).toEqual(
+      cold.trace.entries.map(() => ['hit', 'unchanged']),
+    );
+    expect(warm.trace.budget.usedTokens).toBe(await sharedTokenizer.count(renderText(warm.blocks)));
+    expect([recording.calls.encode, recording.calls.decode, recording.calls.encodeWithin]).toEqual([0, 0, 0]);
+    // Only the preamble is counted again (from the count cache); no block, frame or body.
+    expect(recording.calls.counted.every((length) => length <= contextPreamble.length)).toBe(true);
+  });
+
+  it('renders again when what shapes the rendering changes: the budget, or the message for relevant cuts', async () => {
+    const { attachments, provider } = await startProviderHarness('memory', {
+      provider: { budget: { maxTokens: 400, truncation: 'relevant' }, serverInstructions: false },
+    });
+    await attachments.pin({
+      scope: { pipelineId: 'support' },
+      server: 'gitnexus',
+      uri: 'gitnexus://repo/acme-shop/context',
+    });
+    const ask = (text: string, maxTokens = 400) =>
+      provider.provide({ pipelineId: 'support', message: { text }, budget: { maxTokens } });
+
+    const first = await ask('checkout payments');
+    const again = await ask('checkout payments');
+    const otherQuestion = await ask('inventory stock levels');
+    const smaller = await ask('checkout payments', 250);
+
+    expect(again.blocks).toEqual(first.blocks);
+    expect(first.trace.entries[0]?.status).toBe('truncated');
+    expect(otherQuestion.blocks[1]?.text).not.toBe(first.blocks[1]?.text);
+    expect(smaller.trace.budget.usedTokens).toBeLessThanOrEqual(250);
+    for (const result of [first, otherQuestion, smaller]) {
+      expect(result.trace.budget.usedTokens).toBe(await sharedTokenizer.count(renderText(result.blocks)));
+    }
+  });
+});
