@@ -1,9 +1,7 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ListResourcesRequestSchema, ReadResourceRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { startStatelessServer } from '../../../fixtures/hosted/start-stateless-server.js';
 import { makeText } from '../bulk-server.js';
 
 export interface StatelessHttpServer {
@@ -15,9 +13,10 @@ export interface StatelessHttpServer {
 }
 
 /**
- * One MCP server on 127.0.0.1 that every replica process talks to (stateless Streamable HTTP:
- * a Server per request). Each read takes `readDelayMs`, as a real server's work would, so that
- * reads the fleet saves show in the turn latency.
+ * One MCP server on 127.0.0.1 that every replica process talks to: the fixtures' stateless
+ * Streamable HTTP host (a Server per request) over `count` text resources. Each read takes
+ * `readDelayMs`, as a real server's work would, so that reads the fleet saves show in the turn
+ * latency.
  */
 export async function startStatelessHttpServer(
   count: number,
@@ -27,7 +26,7 @@ export async function startStatelessHttpServer(
   const uris = Array.from({ length: count }, (_, index) => `bench://doc/${index}`);
   const bodies = new Map(uris.map((uri, index) => [uri, makeText(bytes, index)]));
   let reads = 0;
-  const httpServer = createServer(async (request, response) => {
+  const createServer = () => {
     const server = new Server(
       { name: 'replicas-bench', version: '1.0.0' },
       { capabilities: { resources: {} } },
@@ -41,24 +40,8 @@ export async function startStatelessHttpServer(
       const text = bodies.get(read.params.uri) ?? '';
       return { contents: [{ uri: read.params.uri, mimeType: 'text/plain', text }] };
     });
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    response.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    await server.connect(transport);
-    await transport.handleRequest(request, response);
-  });
-  await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
-  const { port } = httpServer.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/mcp`,
-    uris,
-    reads: () => reads,
-    close: () =>
-      new Promise<void>((resolve) => {
-        httpServer.close(() => resolve());
-        httpServer.closeAllConnections();
-      }),
+    return server;
   };
+  const host = await startStatelessServer({ createServer });
+  return { url: host.url, uris, reads: () => reads, close: () => host.close() };
 }
