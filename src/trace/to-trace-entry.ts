@@ -17,7 +17,8 @@ export function toTraceEntry(
     ...(attachment.lastModified !== undefined && { lastModified: attachment.lastModified }),
     ...(attachment.skillName !== undefined && { skillName: attachment.skillName }),
   };
-  if (fate.kind === 'skipped') {
+  if (fate.kind !== 'ready') {
+    // Nothing was converted: the entry says why, as a reason (skipped) or a typed error (failed).
     return {
       ...origin,
       status: fate.status,
@@ -26,21 +27,9 @@ export function toTraceEntry(
       bytes: 0,
       cache: fate.cache,
       durationMs: fate.durationMs,
-      reason: fate.reason,
-      superseded: attachment.superseded,
-      omittedContents: [],
-    };
-  }
-  if (fate.kind === 'failed') {
-    return {
-      ...origin,
-      status: fate.status,
-      tokens: 0,
-      originalTokens: 0,
-      bytes: 0,
-      cache: fate.cache,
-      durationMs: fate.durationMs,
-      error: { code: fate.error.code, message: fate.error.message },
+      ...(fate.kind === 'skipped'
+        ? { reason: fate.reason }
+        : { error: { code: fate.error.code, message: fate.error.message } }),
       superseded: attachment.superseded,
       omittedContents: [],
     };

@@ -1,4 +1,4 @@
-import type { InjectionTrace, InstructionsEntry } from '../types.js';
+import type { InjectionTrace } from '../types.js';
 import type { AttachmentFate, ComposedFacts, TracedAttachment } from './attachment-fate.js';
 import type { ChangeTracker } from './change-tracker.js';
 import { toTraceEntry } from './to-trace-entry.js';
@@ -10,17 +10,11 @@ export interface TracedItem {
   readonly composed?: ComposedFacts;
 }
 
-export interface TurnFacts {
-  readonly turnId: string;
-  readonly pipelineId: string;
-  readonly conversationId?: string;
-  readonly startedAt: string;
-  readonly durationMs: number;
-  readonly budget: { readonly maxTokens: number; readonly usedTokens: number };
+/** The turn's own facts as the trace reports them, with its attachments still to be traced. */
+export type TurnFacts = Omit<InjectionTrace, 'entries'> & {
   /** Every attachment of the turn, in resolve order. */
   readonly items: readonly TracedItem[];
-  readonly instructions?: readonly InstructionsEntry[];
-}
+};
 
 /**
  * Step 7, trace: one InjectionTrace for the turn, every attachment with its fate. What was
