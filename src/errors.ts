@@ -48,6 +48,8 @@ export interface ContextErrorDetails {
   readonly field?: string;
   /** The offending value (never a secret or resource content). */
   readonly value?: unknown;
+  /** The bound the value crossed (a minimum or maximum), when one did. */
+  readonly limit?: number;
   /** The server the operation addressed. */
   readonly server?: string;
   /** JSON-RPC error code, kept as the server sent it. */
@@ -67,6 +69,7 @@ export class ContextError extends Error implements ContextErrorDetails {
   readonly code: ContextErrorCode;
   readonly field?: string;
   readonly value?: unknown;
+  readonly limit?: number;
   readonly server?: string;
   readonly rpcCode?: number;
   readonly rpcData?: unknown;

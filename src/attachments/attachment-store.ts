@@ -5,7 +5,14 @@ import type { Attachment, PinInput, Scope } from '../types.js';
  * attachments in the order they were added, so a turn's rendering is stable.
  */
 export interface AttachmentStore {
-  /** Adds a pin and returns it with its id. Pinning the same target twice in one scope replaces the first. */
+  /**
+   * Adds a pin and returns it with its id. One pin per target: pinning the same target again in
+   * the same scope (same server and the same URI, given directly or as a template with arguments)
+   * updates that pin in place: it keeps its id, `addedAt` and place in the order, and takes the
+   * new options (`maxTokens`, `priority` …). A `maxTokens` below the smallest useful cut (frame,
+   * truncation marker and the budget's `minTokens`) is refused with INVALID_ATTACHMENT, its
+   * `limit` the minimum.
+   */
   pin(input: PinInput): Promise<Attachment>;
   /** Removes a pin; true when it existed. */
   unpin(id: string): Promise<boolean>;

@@ -1,25 +1,34 @@
 import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { parseOptions } from '../options/parse-options.js';
 import type { Attachment, PinInput, Scope } from '../types.js';
 import { parsePinInput } from './attachment-schema.js';
 import type { AttachmentStore } from './attachment-store.js';
+import { PinCapFloor, type PinCapOptions, pinCapShape } from './pin-cap-floor.js';
 import { resolveTargetUri } from './resolve-target-uri.js';
 
 /** Pins held in memory: for tests, demos and hosts that keep pins elsewhere. */
 export class MemoryAttachmentStore implements AttachmentStore {
   readonly #pins = new Map<string, Attachment>();
+  readonly #capFloor: PinCapFloor;
+
+  /** `minTokens` and `tokenizer`: the provider's, so that pin caps are checked as its planner would. */
+  constructor(options: PinCapOptions = {}) {
+    this.#capFloor = new PinCapFloor(parseOptions(z.strictObject(pinCapShape), options, 'options'));
+  }
 
   async pin(input: PinInput): Promise<Attachment> {
     const parsed = parsePinInput(input);
     // A template with missing arguments is refused now, not on some later turn.
-    resolveTargetUri(parsed);
+    const targetUri = resolveTargetUri(parsed);
+    await this.#capFloor.check(parsed, targetUri);
     const key = targetKey(parsed);
-    for (const [id, existing] of this.#pins) {
-      if (targetKey(existing) === key) this.#pins.delete(id);
-    }
+    const existing = [...this.#pins.values()].find((pin) => targetKey(pin) === key);
+    // Re-pinning a target updates that pin in place: same id, same addedAt, same place in the order.
     const attachment: Attachment = structuredClone({
       ...parsed,
-      id: randomUUID(),
-      addedAt: new Date().toISOString(),
+      id: existing?.id ?? randomUUID(),
+      addedAt: existing?.addedAt ?? new Date().toISOString(),
     });
     this.#pins.set(attachment.id, attachment);
     return structuredClone(attachment);
@@ -38,6 +47,11 @@ export class MemoryAttachmentStore implements AttachmentStore {
 
   async listAll(limit: number): Promise<Attachment[]> {
     return [...this.#pins.values()].slice(0, limit).map((pin) => structuredClone(pin));
+  }
+
+  /** Frees the tokenizer the cap check created, if any; the pins stay readable. */
+  async close(): Promise<void> {
+    this.#capFloor.dispose();
   }
 }
 

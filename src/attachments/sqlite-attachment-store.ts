@@ -7,6 +7,7 @@ import type { Attachment, PinInput, Scope } from '../types.js';
 import { parsePinInput } from './attachment-schema.js';
 import type { AttachmentStore } from './attachment-store.js';
 import { loadBetterSqlite3 } from './load-better-sqlite3.js';
+import { PinCapFloor, pinCapShape } from './pin-cap-floor.js';
 import { resolveTargetUri } from './resolve-target-uri.js';
 import { checkStoreOwnership, migrateStore } from './sqlite-migrations.js';
 import { type PinRow, toAttachment, toPinRow } from './sqlite-pin-row.js';
@@ -14,22 +15,26 @@ import { type PinRow, toAttachment, toPinRow } from './sqlite-pin-row.js';
 const storeOptionsSchema = z.strictObject({
   /** How long a write waits for another process's transaction before failing, in milliseconds. */
   busyTimeoutMs: z.number().int().nonnegative().default(5_000),
+  ...pinCapShape,
 });
 
+/** `minTokens` and `tokenizer`: the provider's, so that pin caps are checked as its planner would. */
 export type SqliteAttachmentStoreOptions = z.input<typeof storeOptionsSchema>;
 
 /**
  * Pins in an SQLite file (better-sqlite3): they survive restarts and are shared by every
  * process that opens the same file. WAL mode lets readers run beside a writer; each pin is
- * one IMMEDIATE transaction, so the replace-same-target rule holds across processes.
+ * one IMMEDIATE transaction, so the one-pin-per-target rule holds across processes.
  */
 export class SqliteAttachmentStore implements AttachmentStore {
   readonly path: string;
   #database: Database.Database | undefined;
+  readonly #capFloor: PinCapFloor;
 
   constructor(path: string, options: SqliteAttachmentStoreOptions = {}) {
     parseOptions(z.string().min(1), path, 'path');
-    const { busyTimeoutMs } = parseOptions(storeOptionsSchema, options, 'options');
+    const { busyTimeoutMs, ...caps } = parseOptions(storeOptionsSchema, options, 'options');
+    this.#capFloor = new PinCapFloor(caps);
     this.path = path;
     const Sqlite = loadBetterSqlite3();
     let database: Database.Database | undefined;
@@ -50,16 +55,30 @@ export class SqliteAttachmentStore implements AttachmentStore {
     const parsed = parsePinInput(input);
     // A template with missing arguments is refused now, not on some later turn.
     const targetUri = resolveTargetUri(parsed);
-    const attachment: Attachment = { ...parsed, id: randomUUID(), addedAt: new Date().toISOString() };
-    const row = toPinRow(attachment, targetUri);
-    this.#run((database) => {
+    await this.#capFloor.check(parsed, targetUri);
+    const fresh: Attachment = { ...parsed, id: randomUUID(), addedAt: new Date().toISOString() };
+    const row = toPinRow(fresh, targetUri);
+    const stored = this.#run((database) =>
       database
-        .transaction(() => {
-          database
+        .transaction((): Pick<PinRow, 'id' | 'added_at'> => {
+          const existing = database
             .prepare(
-              'DELETE FROM mcp_context_pins WHERE scope_kind = ? AND scope_id = ? AND server = ? AND target_uri = ?',
+              'SELECT id, added_at FROM mcp_context_pins WHERE scope_kind = ? AND scope_id = ? AND server = ? AND target_uri = ?',
             )
-            .run(row.scope_kind, row.scope_id, row.server, row.target_uri);
+            .get(row.scope_kind, row.scope_id, row.server, row.target_uri) as
+            | Pick<PinRow, 'id' | 'added_at'>
+            | undefined;
+          if (existing) {
+            // Re-pinning a target updates that pin in place: same id, addedAt and place in the order.
+            database
+              .prepare(
+                `UPDATE mcp_context_pins SET uri = @uri, template = @template, arguments_json = @arguments_json,
+                   priority = @priority, max_tokens = @max_tokens, ignore_audience = @ignore_audience, skill = @skill
+                 WHERE id = @existing_id`,
+              )
+              .run({ ...row, existing_id: existing.id });
+            return existing;
+          }
           database
             .prepare(
               `INSERT INTO mcp_context_pins
@@ -68,10 +87,11 @@ export class SqliteAttachmentStore implements AttachmentStore {
                  (@id, @scope_kind, @scope_id, @server, @target_uri, @uri, @template, @arguments_json, @priority, @max_tokens, @added_at, @ignore_audience, @skill)`,
             )
             .run(row);
+          return row;
         })
-        .immediate();
-    });
-    return structuredClone(attachment);
+        .immediate(),
+    );
+    return structuredClone({ ...fresh, id: stored.id, addedAt: stored.added_at });
   }
 
   async unpin(id: string): Promise<boolean> {
@@ -102,6 +122,7 @@ export class SqliteAttachmentStore implements AttachmentStore {
 
   /** Closes the file; later calls fail with STORE_CLOSED. Closing twice is harmless. */
   async close(): Promise<void> {
+    this.#capFloor.dispose();
     this.#database?.close();
     this.#database = undefined;
   }

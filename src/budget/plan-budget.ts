@@ -42,6 +42,14 @@ export function planBudget(items: readonly BudgetItem[], options: BudgetPlanOpti
   return planReserved(items, options, reserved);
 }
 
+/**
+ * The fewest tokens a cut can take and still be worth injecting: its overhead (frame and
+ * marker) plus `minTokens` of content. Pin-time validation (`smallestUsefulCut`) uses it too.
+ */
+export function smallestCutTokens(overheadTokens: number, minTokens: number): number {
+  return overheadTokens + minTokens;
+}
+
 // --- Internal helpers ---
 
 const scopeOrder: readonly ScopeKind[] = ['message', 'conversation', 'pipeline'];
@@ -105,7 +113,7 @@ interface Bounds {
 
 function boundsOf(item: BudgetItem, minTokens: number): Bounds {
   const maximum = Math.min(item.fullTokens, item.capTokens ?? Number.POSITIVE_INFINITY);
-  const smallestCut = item.truncatedOverheadTokens + minTokens;
+  const smallestCut = smallestCutTokens(item.truncatedOverheadTokens, minTokens);
   // Something small enough to go in whole needs no minimum share.
   const minimum = Math.min(item.fullTokens, smallestCut);
   return minimum <= maximum ? { minimum, maximum } : { maximum };

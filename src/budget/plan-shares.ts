@@ -4,8 +4,8 @@ import type { BlockProvenance, ModelCapabilities } from '../types.js';
 import type { ComposableAttachment, ComposeOptions, FrameCost } from './composable-attachment.js';
 import { type BodyMeasure, measureBody } from './measure-body.js';
 import { type BudgetDecision, planBudget } from './plan-budget.js';
+import { measureCutOverhead } from './smallest-useful-cut.js';
 import type { Tokenizer } from './tokenizer.js';
-import { longestTruncationMarker } from './truncation-marker.js';
 
 /** What one attachment costs whole, and what a cut of it costs before any content. */
 export type Cost = FrameCost;
@@ -138,22 +138,14 @@ async function measureFrame(
   tokenizer: Tokenizer,
 ): Promise<Cost> {
   const provenance = provenanceOf(item, measure);
-  const whole = frameResource({ ...provenance, truncated: false }, '');
-  const cut = frameResource({ ...provenance, truncated: true }, '');
-  const marker = longestTruncationMarker({
-    ...item.provenance,
-    originalTokens: measure.originalTokens,
-    estimated: measure.estimated,
-  });
-  const [wholeTokens, cutTokens, markerTokens] = await Promise.all([
-    tokenizer.count(whole),
-    tokenizer.count(cut),
-    tokenizer.count(marker),
+  const [wholeTokens, cut] = await Promise.all([
+    tokenizer.count(frameResource({ ...provenance, truncated: false }, '')),
+    measureCutOverhead({ ...provenance, originalTokens: measure.originalTokens }, tokenizer),
   ]);
   return {
     fullTokens: wholeTokens + measure.originalTokens,
-    truncatedOverheadTokens: cutTokens + markerTokens,
-    markerTokens,
+    truncatedOverheadTokens: cut.frameTokens + cut.markerTokens,
+    markerTokens: cut.markerTokens,
   };
 }
 

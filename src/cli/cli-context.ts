@@ -119,13 +119,15 @@ export class CliContext {
   async store(): Promise<AttachmentStore> {
     if (this.#store) return this.#store;
     const config = await this.config();
+    // Pin caps are checked against the budget the config's turns will plan with.
+    const caps = config.budget?.minTokens !== undefined ? { minTokens: config.budget.minTokens } : {};
     if (this.#values.store === undefined && config.postgres) {
       // Loaded only here: `pg` is an optional peer, needed only by configs that name PostgreSQL.
       const { PostgresAttachmentStore } = await import('../postgres.js');
-      this.#store = await PostgresAttachmentStore.open(config.postgres);
+      this.#store = await PostgresAttachmentStore.open({ ...config.postgres, ...caps });
       return this.#store;
     }
-    this.#store = new SqliteAttachmentStore(await this.#storePath());
+    this.#store = new SqliteAttachmentStore(await this.#storePath(), caps);
     return this.#store;
   }
 

@@ -141,7 +141,9 @@ main(process.argv.slice(2), state).then(
     const usageProblem = isUsageError(error);
     if (state.json) {
       const facts = describeError(error);
-      const details = ContextError.isInstance(error) ? { field: error.field, value: error.value } : {};
+      const details = ContextError.isInstance(error)
+        ? { field: error.field, value: error.value, ...(error.limit !== undefined && { limit: error.limit }) }
+        : {};
       process.stderr.write(`${JSON.stringify({ error: { ...facts, ...details } })}\n`);
     } else {
       process.stderr.write(`mcp-context: ${error instanceof Error ? error.message : String(error)}\n`);

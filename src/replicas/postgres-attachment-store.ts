@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { parsePinInput } from '../attachments/attachment-schema.js';
 import type { AttachmentStore } from '../attachments/attachment-store.js';
+import { PinCapFloor, type PinCapOptions, pinCapShape } from '../attachments/pin-cap-floor.js';
 import { resolveTargetUri } from '../attachments/resolve-target-uri.js';
 import { type PinRow, toAttachment, toPinRow } from '../attachments/sqlite-pin-row.js';
 import { ContextError } from '../errors.js';
@@ -15,7 +16,7 @@ export type { PostgresAttachmentStoreOptions };
 /**
  * Pins in PostgreSQL, shared by every host replica that points at the same database and schema.
  * Each pin is one statement (an upsert on the target's unique index), so pins racing from many
- * processes lose nothing and keep one pin per target. Every failure to reach the server is a
+ * processes lose nothing and keep one pin per target, updated in place. Every failure to reach the server is a
  * STORE_UNAVAILABLE within the connect or query timeout, never a hang.
  */
 export class PostgresAttachmentStore implements AttachmentStore {
@@ -23,17 +24,28 @@ export class PostgresAttachmentStore implements AttachmentStore {
   readonly location: string;
   readonly #pool: pg.Pool;
   readonly #table: string;
+  readonly #capFloor: PinCapFloor;
   #closed = false;
 
-  private constructor(pool: pg.Pool, schema: string, location: string) {
+  private constructor(pool: pg.Pool, schema: string, location: string, capFloor: PinCapFloor) {
     this.#pool = pool;
+    this.#capFloor = capFloor;
     this.#table = `${quoteIdentifier(schema)}.mcp_context_pins`;
     this.location = location;
   }
 
-  /** Connects, then migrates the schema or refuses it (STORE_FOREIGN) without changing it. */
-  static async open(options: PostgresAttachmentStoreOptions = {}): Promise<PostgresAttachmentStore> {
-    const parsed = parseOptions(postgresStoreOptionsSchema, options, 'options');
+  /**
+   * Connects, then migrates the schema or refuses it (STORE_FOREIGN) without changing it.
+   * `minTokens` and `tokenizer`: the provider's, so that pin caps are checked as its planner would.
+   */
+  static async open(
+    options: PostgresAttachmentStoreOptions & PinCapOptions = {},
+  ): Promise<PostgresAttachmentStore> {
+    const { minTokens, tokenizer, ...parsed } = parseOptions(
+      postgresStoreOptionsSchema.extend(pinCapShape),
+      options,
+      'options',
+    );
     const location = describeLocation(parsed.connectionString, parsed.schema);
     const pool = new pg.Pool({
       ...(parsed.connectionString !== undefined && { connectionString: parsed.connectionString }),
@@ -57,27 +69,33 @@ export class PostgresAttachmentStore implements AttachmentStore {
       await pool.end().catch(() => undefined);
       throw toStoreError(error, location);
     }
-    return new PostgresAttachmentStore(pool, parsed.schema, location);
+    return new PostgresAttachmentStore(
+      pool,
+      parsed.schema,
+      location,
+      new PinCapFloor({ minTokens, ...(tokenizer !== undefined && { tokenizer }) }),
+    );
   }
 
   async pin(input: PinInput): Promise<Attachment> {
     const parsed = parsePinInput(input);
     // A template with missing arguments is refused now, not on some later turn.
     const targetUri = resolveTargetUri(parsed);
-    const attachment: Attachment = { ...parsed, id: randomUUID(), addedAt: new Date().toISOString() };
-    const row = toPinRow(attachment, targetUri);
-    // One statement, one transaction: the replace-same-target rule cannot race another process.
-    // A replaced pin takes a new seq, as a delete-and-insert would.
-    await this.#query(
+    await this.#capFloor.check(parsed, targetUri);
+    const fresh: Attachment = { ...parsed, id: randomUUID(), addedAt: new Date().toISOString() };
+    const row = toPinRow(fresh, targetUri);
+    // One statement, one transaction: the one-pin-per-target rule cannot race another process.
+    // Re-pinning a target updates that pin in place: its id, addedAt and seq (place in the order) stay.
+    const result = await this.#query<Pick<PinRow, 'id' | 'added_at'>>(
       `INSERT INTO ${this.#table}
          (id, scope_kind, scope_id, server, target_uri, uri, template, arguments_json, priority, max_tokens, added_at,
           ignore_audience, skill)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
        ON CONFLICT (scope_kind, scope_id, server, target_uri) DO UPDATE SET
-         seq = DEFAULT, id = EXCLUDED.id, uri = EXCLUDED.uri, template = EXCLUDED.template,
+         uri = EXCLUDED.uri, template = EXCLUDED.template,
          arguments_json = EXCLUDED.arguments_json, priority = EXCLUDED.priority,
-         max_tokens = EXCLUDED.max_tokens, added_at = EXCLUDED.added_at,
-         ignore_audience = EXCLUDED.ignore_audience, skill = EXCLUDED.skill`,
+         max_tokens = EXCLUDED.max_tokens, ignore_audience = EXCLUDED.ignore_audience, skill = EXCLUDED.skill
+       RETURNING id, added_at`,
       [
         row.id,
         row.scope_kind,
@@ -94,7 +112,8 @@ export class PostgresAttachmentStore implements AttachmentStore {
         row.skill,
       ],
     );
-    return structuredClone(attachment);
+    const stored = result.rows[0] ?? row;
+    return structuredClone({ ...fresh, id: stored.id, addedAt: stored.added_at });
   }
 
   async unpin(id: string): Promise<boolean> {
@@ -121,6 +140,7 @@ export class PostgresAttachmentStore implements AttachmentStore {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.#capFloor.dispose();
     await this.#pool.end();
   }
 

@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { AttachmentStore } from '../../src/attachments/attachment-store.js';
+import { smallestUsefulCut } from '../../src/budget/smallest-useful-cut.js';
+import { createTiktokenTokenizer } from '../../src/budget/tiktoken-tokenizer.js';
+import type { Tokenizer } from '../../src/budget/tokenizer.js';
 import { ContextError } from '../../src/errors.js';
+
+let shared: Tokenizer | undefined;
+/** The stores' default tokenizer (o200k_base), for computing the minimum the test expects. */
+function tokenizer(): Tokenizer {
+  shared ??= createTiktokenTokenizer();
+  return shared;
+}
 
 /**
  * The behaviour every AttachmentStore shares. Each store runs this suite, then its own
@@ -93,18 +103,94 @@ export function testAttachmentStore(name: string, createStore: () => Promise<Att
       await store.close?.();
     });
 
-    it('pinning the same target twice in one scope replaces the first pin', async () => {
+    it('re-pinning the same target updates that pin in place: same id, addedAt and place, new options', async () => {
       const store = await createStore();
-      await store.pin({ scope: { pipelineId: 'p' }, server: 's', uri: 'x://a', maxTokens: 100 });
-      const replacement = await store.pin({
+      const first = await store.pin({
         scope: { pipelineId: 'p' },
         server: 's',
         uri: 'x://a',
-        maxTokens: 200,
+        maxTokens: 1000,
       });
+      await store.pin({ scope: { pipelineId: 'p' }, server: 's', uri: 'x://b' });
+      const again = await store.pin({
+        scope: { pipelineId: 'p' },
+        server: 's',
+        uri: 'x://a',
+        maxTokens: 2000,
+        priority: 5,
+      });
+      expect(again).toMatchObject({ id: first.id, addedAt: first.addedAt, maxTokens: 2000, priority: 5 });
       const pins = await store.list({ pipelineId: 'p' });
-      expect(pins).toHaveLength(1);
-      expect(pins[0]).toMatchObject({ id: replacement.id, maxTokens: 200 });
+      expect(pins.map((pin) => ('uri' in pin ? pin.uri : ''))).toEqual(['x://a', 'x://b']);
+      expect(pins[0]).toEqual(again);
+      // Identical again: the same pin comes back, nothing is added.
+      expect(
+        await store.pin({
+          scope: { pipelineId: 'p' },
+          server: 's',
+          uri: 'x://a',
+          maxTokens: 2000,
+          priority: 5,
+        }),
+      ).toEqual(again);
+      expect(await store.list({ pipelineId: 'p' })).toHaveLength(2);
+      await store.close?.();
+    });
+
+    it('a template and its arguments name the same target as the URI they expand to', async () => {
+      const store = await createStore();
+      const first = await store.pin({
+        scope: { conversationId: 'c' },
+        server: 's',
+        template: 'x://repo/{name}',
+        arguments: { name: 'acme' },
+      });
+      const again = await store.pin({ scope: { conversationId: 'c' }, server: 's', uri: 'x://repo/acme' });
+      expect(again.id).toBe(first.id);
+      expect(await store.list({ conversationId: 'c' })).toEqual([again]);
+      // Other arguments, another scope or another server: other targets.
+      await store.pin({
+        scope: { conversationId: 'c' },
+        server: 's',
+        template: 'x://repo/{name}',
+        arguments: { name: 'beta' },
+      });
+      await store.pin({ scope: { pipelineId: 'c' }, server: 's', uri: 'x://repo/acme' });
+      await store.pin({ scope: { conversationId: 'c' }, server: 't', uri: 'x://repo/acme' });
+      expect(await store.list({ conversationId: 'c' })).toHaveLength(3);
+      await store.close?.();
+    });
+
+    it('refuses a maxTokens below the smallest useful cut, naming the minimum, and stores nothing', async () => {
+      const store = await createStore();
+      const error = await store
+        .pin({ scope: { pipelineId: 'p' }, server: 's', uri: 'x://a', maxTokens: 100 })
+        .catch((caught: unknown) => caught);
+      expect(ContextError.isInstance(error)).toBe(true);
+      const minimum = await smallestUsefulCut(
+        { scope: 'pipeline', server: 's', uri: 'x://a' },
+        tokenizer(),
+        64,
+      );
+      expect(minimum).toBeGreaterThan(100);
+      expect(error).toMatchObject({
+        code: 'INVALID_ATTACHMENT',
+        field: 'pin.maxTokens',
+        value: 100,
+        limit: minimum,
+      });
+      expect((error as Error).message).toContain(`below ${minimum}`);
+      await expect(
+        store.pin({ scope: { pipelineId: 'p' }, server: 's', uri: 'x://a', maxTokens: minimum - 1 }),
+      ).rejects.toMatchObject({ limit: minimum });
+      expect(await store.list({ pipelineId: 'p' })).toEqual([]);
+      const pin = await store.pin({
+        scope: { pipelineId: 'p' },
+        server: 's',
+        uri: 'x://a',
+        maxTokens: minimum,
+      });
+      expect(pin.maxTokens).toBe(minimum);
       await store.close?.();
     });
 

@@ -62,6 +62,30 @@ describe('mcp-context pin', () => {
     ]);
   });
 
+  it('pin add refuses a --max-tokens below the smallest useful cut, naming the minimum (exit 2)', async () => {
+    const workspace = await startCliWorkspace();
+    const args = ['pin', 'add', '--pipeline', 'p', 'gitnexus', 'gitnexus://repos', '--max-tokens', '100'];
+    const refused = await workspace.runJson(args);
+    expect(refused.code).toBe(2);
+    const { error } = JSON.parse(refused.stderr) as { error: { limit: number } };
+    expect(error).toMatchObject({ code: 'INVALID_ATTACHMENT', field: 'pin.maxTokens', value: 100 });
+    expect(error.limit).toBeGreaterThan(100);
+    const text = await workspace.run(args);
+    expect(text.stderr).toContain(`pin.maxTokens 100 is below ${error.limit}, the smallest useful cut`);
+    expect((await workspace.runJson(['pin', 'ls', '--pipeline', 'p'])).json).toEqual([]);
+    const at = await workspace.run([...args.slice(0, -1), String(error.limit)]);
+    expect(at.code).toBe(0);
+  });
+
+  it('pin add of a pinned target updates that pin in place and keeps its id', async () => {
+    const workspace = await startCliWorkspace();
+    const args = ['pin', 'add', '--pipeline', 'p', 'gitnexus', 'gitnexus://repos'];
+    const { json: first } = await workspace.runJson<Attachment>(args);
+    const { json: again } = await workspace.runJson<Attachment>([...args, '--priority', '7']);
+    expect(again).toEqual({ ...first, priority: 7 });
+    expect((await workspace.runJson<Attachment[]>(['pin', 'ls', '--pipeline', 'p'])).json).toEqual([again]);
+  });
+
   it('pin rm removes by id (exit 0), and a second rm finds nothing (exit 1)', async () => {
     const workspace = await startCliWorkspace();
     const { json: pin } = await workspace.runJson<Attachment>([
