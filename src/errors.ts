@@ -21,6 +21,8 @@ export type ContextErrorCode =
   | 'CONNECT_FAILED'
   | 'SESSION_CLOSED'
   | 'PROTOCOL_ERROR'
+  | 'INVALID_RESULT'
+  | 'HTTP_ERROR'
   | 'RESOURCE_NOT_FOUND'
   | 'RESOURCE_ERROR_BODY'
   | 'READ_TIMEOUT'
@@ -56,6 +58,8 @@ export interface ContextErrorDetails {
   readonly rpcCode?: number;
   /** JSON-RPC error data, kept as the server sent it. */
   readonly rpcData?: unknown;
+  /** The HTTP status a remote server answered with (HTTP_ERROR, CONNECT_FAILED). */
+  readonly httpStatus?: number;
 }
 
 /**
@@ -73,6 +77,7 @@ export class ContextError extends Error implements ContextErrorDetails {
   readonly server?: string;
   readonly rpcCode?: number;
   readonly rpcData?: unknown;
+  readonly httpStatus?: number;
 
   constructor(code: ContextErrorCode, message: string, details: ContextErrorDetails = {}, cause?: unknown) {
     super(message, cause === undefined ? undefined : { cause });

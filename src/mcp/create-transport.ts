@@ -1,5 +1,6 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { TransportAuth } from '../credentials/resolve-transport-auth.js';
+import { rejectUnexpectedReplies } from './reject-unexpected-replies.js';
 import type { McpServerConfig } from './server-config.js';
 
 /**
@@ -26,7 +27,11 @@ export async function createTransport(config: McpServerConfig, auth?: TransportA
     const { StreamableHTTPClientTransport } = await import(
       '@modelcontextprotocol/sdk/client/streamableHttp.js'
     );
-    return new StreamableHTTPClientTransport(new URL(config.url), remoteOptions(config, auth));
+    const options = remoteOptions(config, auth);
+    return new StreamableHTTPClientTransport(new URL(config.url), {
+      ...options,
+      fetch: rejectUnexpectedReplies(options.fetch ?? ((url, init) => fetch(url, init)), config.url),
+    });
   }
   const { SSEClientTransport } = await import('@modelcontextprotocol/sdk/client/sse.js');
   return new SSEClientTransport(new URL(config.url), remoteOptions(config, auth));

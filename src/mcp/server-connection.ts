@@ -21,6 +21,7 @@ import { type ReconnectPolicy, reconnectDelay } from './reconnect-schedule.js';
 import type { McpServerConfig } from './server-config.js';
 import { type ConnectionState, type ServerStatus, ServerStatusRecord } from './server-status.js';
 import { sessionIdOf } from './session-id-of.js';
+import { oneLine, summarizeFailure } from './summarize-failure.js';
 
 export type { ConnectionState } from './server-status.js';
 
@@ -201,12 +202,7 @@ export class ServerConnection {
       const failure =
         ContextError.isInstance(error) && ownConnectFailures.has(error.code)
           ? error
-          : new ContextError(
-              'CONNECT_FAILED',
-              `could not connect to server "${this.name}": ${error instanceof Error ? error.message : String(error)}`,
-              { server: this.name, ...(httpStatusOf(error) !== undefined && { value: httpStatusOf(error) }) },
-              error,
-            );
+          : connectFailure(this.name, error);
       this.#status.update({ state: this.#closed ? 'closed' : 'error' });
       this.#status.recordError(failure);
       throw failure;
@@ -348,6 +344,19 @@ export class ServerConnection {
 }
 
 // --- Internal helpers ---
+
+/** CONNECT_FAILED in one short line (the HTTP status, the first schema issue, never a body). */
+function connectFailure(server: string, error: unknown): ContextError {
+  const summary = summarizeFailure(error, 'initialize');
+  const status = summary.httpStatus ?? httpStatusOf(error);
+  const reason = ContextError.isInstance(error) ? oneLine(error.message, 200) : summary.reason;
+  return new ContextError(
+    'CONNECT_FAILED',
+    `could not connect to server "${server}": ${reason}`,
+    { server, ...(status !== undefined && { value: status, httpStatus: status }) },
+    error,
+  );
+}
 
 /** A session that closes sooner than this after opening counts as a failed attempt. */
 function stableSessionMs(policy: ReconnectPolicy): number {

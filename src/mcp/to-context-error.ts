@@ -1,5 +1,6 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { ContextError, type ContextErrorCode } from '../errors.js';
+import { oneLine, summarizeFailure } from './summarize-failure.js';
 
 /** MCP spec (server/resources, "Error Handling"): resource not found is -32002. */
 const RESOURCE_NOT_FOUND = -32002;
@@ -12,7 +13,10 @@ export interface OperationContext {
 
 /**
  * Turns whatever an SDK call threw into a ContextError that keeps the JSON-RPC code and data.
- * A failure stays a failure: nothing here produces a result.
+ * A failure stays a failure: nothing here produces a result. The message is one short line
+ * naming the operation, the server and what was wrong (`summarizeFailure`): a result that fails
+ * the MCP schema is INVALID_RESULT, a blob that is not base64 UNSUPPORTED_CONTENT, an HTTP error
+ * status or a non-JSON-RPC reply HTTP_ERROR, a closed transport SESSION_CLOSED.
  */
 export function toContextError(error: unknown, context: OperationContext): ContextError {
   if (ContextError.isInstance(error)) return error;
@@ -25,13 +29,18 @@ export function toContextError(error: unknown, context: OperationContext): Conte
     const code = codeFor(error.code, context);
     return new ContextError(
       code,
-      `${where} failed: ${withoutRepeatedPrefix(error.message)}`,
+      `${where} failed: ${oneLine(withoutRepeatedPrefix(error.message), 200)}`,
       { server: context.server, rpcCode: error.code, rpcData: error.data },
       error,
     );
   }
-  const message = error instanceof Error ? error.message : String(error);
-  return new ContextError('SESSION_CLOSED', `${where} failed: ${message}`, { server: context.server }, error);
+  const summary = summarizeFailure(error, context.operation);
+  const code = summary.code === 'MCP_ERROR' ? 'PROTOCOL_ERROR' : summary.code;
+  const details = {
+    server: context.server,
+    ...(summary.httpStatus !== undefined && { httpStatus: summary.httpStatus }),
+  };
+  return new ContextError(code, `${where} failed: ${summary.reason}`, details, error);
 }
 
 // --- Internal helpers ---

@@ -88,6 +88,8 @@ function safeJson(value: unknown): string {
     const text = JSON.stringify(value);
     return text.length > 200 ? `${text.slice(0, 200)}…` : text;
   } catch {
-    return String(value);
+    // Too deep or cyclic for JSON; String() would recurse into a nested array just the same.
+    if (Array.isArray(value)) return 'an array';
+    return typeof value === 'object' && value !== null ? 'an object' : String(value);
   }
 }

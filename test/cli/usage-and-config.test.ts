@@ -88,6 +88,15 @@ describe('mcp-context config', () => {
     expect(missing.stderr).toContain(`${join(workspace.directory, 'nowhere.json')}: no such file`);
   });
 
+  it('a config file nested 10,000 deep is exit 2 saying so, not exit 1 "Maximum call stack"', async () => {
+    const directory = emptyDirectory();
+    writeFileSync(join(directory, 'mcp-context.json'), `${'['.repeat(10_000)}${']'.repeat(10_000)}`);
+    const result = await runCli(['servers'], directory);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('nested deeper than 64 levels');
+    expect(result.stderr).not.toContain('call stack');
+  });
+
   it('--help works on every command and on each group of commands', async () => {
     const directory = emptyDirectory();
     for (const words of [['pin'], ['fixture'], ['pin', 'add'], ['pin', 'ls'], ['provide'], ['read']]) {

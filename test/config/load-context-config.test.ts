@@ -77,6 +77,27 @@ describe('loadContextConfig', () => {
       message: expect.stringContaining(`${path}: not JSON`),
     });
   });
+
+  it('refuses a file nested 10,000 deep with INVALID_OPTION naming where, not a stack overflow', async () => {
+    const deepObject = `${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}`;
+    const inEnv = writeConfig(`{"mcpServers":{"x":{"command":"node","env":${deepObject}}},"bindings":{}}`);
+    await expect(loadContextConfig(inEnv)).rejects.toMatchObject({
+      code: 'INVALID_OPTION',
+      field: 'config',
+      message: `config ${inEnv}: nested deeper than 64 levels (at config.mcpServers.x.env.a.a.a…)`,
+    });
+    const deepArray = writeConfig(`${'['.repeat(10_000)}${']'.repeat(10_000)}`);
+    await expect(loadContextConfig(deepArray)).rejects.toMatchObject({
+      code: 'INVALID_OPTION',
+      message: expect.stringContaining('nested deeper than 64 levels'),
+    });
+  });
+
+  it('a deep value that is not nested past the limit still gets a message, not a stack overflow', () => {
+    let nested: unknown = 1;
+    for (let level = 0; level < 10_000; level++) nested = [nested];
+    expect(configError(nested)).toMatchObject({ code: 'INVALID_OPTION', field: 'config' });
+  });
 });
 
 describe('parseContextConfig names the bad field and value', () => {
