@@ -1,4 +1,4 @@
-import { avoidSurrogateSplit, concatTokens, type EncodePiece, encodeGuarded } from './encode-guarded.js';
+import { concatTokens, encodeGuarded, type PieceEncoder } from './encode-guarded.js';
 import { firstSafeBoundary, lastSafeBoundary } from './find-safe-boundary.js';
 
 /**
@@ -34,13 +34,13 @@ export interface ChunkedEncodeOptions {
 }
 
 /**
- * Encodes text in chunks cut at piece boundaries (see find-safe-boundary.ts), so the total is the
- * one-call count, and yields to the event loop between chunks. With `limitTokens` it stops early,
- * from the start or from the end.
+ * Encodes text in chunks cut at piece boundaries (see find-safe-boundary.ts), so the tokens are
+ * exactly those of one tiktoken call on the whole text, and yields to the event loop between
+ * chunks. With `limitTokens` it stops early, from the start or from the end.
  */
 export async function encodeChunked(
   text: string,
-  encodePiece: EncodePiece,
+  encoder: PieceEncoder,
   options: ChunkedEncodeOptions = {},
 ): Promise<ChunkedEncoding> {
   const limit = options.limitTokens ?? Number.POSITIVE_INFINITY;
@@ -54,9 +54,9 @@ export async function encodeChunked(
     // ~4 characters a token; 8 leaves room): a small limit never pays for a whole chunk.
     const window = Math.min(chunkChars, Math.max(minimumWindow, (limit - count) * charsPerWantedToken));
     const [from, to] = options.fromEnd
-      ? [previousCut(text, start, window), start]
-      : [end, nextCut(text, end, window)];
-    const tokens = encodeGuarded(text.slice(from, to), encodePiece);
+      ? [previousCut(text, start, window, encoder.pieces), start]
+      : [end, nextCut(text, end, window, encoder.pieces)];
+    const tokens = encodeGuarded(text.slice(from, to), encoder);
     count += tokens.length;
     if (options.keepTokens) {
       if (options.fromEnd) parts.unshift(tokens);
@@ -80,17 +80,42 @@ export async function encodeChunked(
 
 // --- Internal helpers ---
 
-function nextCut(text: string, from: number, size: number): number {
+/** A piece boundary after `from` (itself one), near `from + size`. */
+function nextCut(text: string, from: number, size: number, pieces: RegExp): number {
   const window = from + size;
   if (window >= text.length) return text.length;
   const safe = lastSafeBoundary(text, from, window);
-  // No boundary in a whole chunk: one unbroken run, which encodeGuarded splits anyway.
-  return safe > from ? safe : avoidSurrogateSplit(text, window);
+  // No safe boundary in a whole chunk (minified JSON, base64, one unbroken run): walk the
+  // pre-tokenizer's pieces from `from` instead; a piece longer than the window goes whole.
+  return safe > from ? safe : lastPieceEnd(text, from, window, pieces);
 }
 
-function previousCut(text: string, to: number, size: number): number {
+/** A piece boundary before `to` (itself one), near `to - size`. */
+function previousCut(text: string, to: number, size: number, pieces: RegExp): number {
   const window = to - size;
   if (window <= 0) return 0;
   const safe = firstSafeBoundary(text, window, to);
-  return safe > 0 && safe < to ? safe : avoidSurrogateSplit(text, window);
+  if (safe > 0 && safe < to) return safe;
+  // Pieces can only be walked forwards: from the last safe boundary before the window.
+  const before = Math.max(0, lastSafeBoundary(text, 0, window));
+  const cut = lastPieceEnd(text, before, window, pieces);
+  // One piece from there reaches `to`: the chunk starts where the piece does.
+  return cut < to ? cut : before;
+}
+
+/**
+ * The end of the last piece that ends at or before `limit`, walking the pieces from `from`
+ * (a boundary), or the end of the first piece when that already reaches past `limit`.
+ */
+function lastPieceEnd(text: string, from: number, limit: number, pieces: RegExp): number {
+  let cut = from;
+  while (cut < limit) {
+    pieces.lastIndex = cut;
+    const piece = pieces.exec(text)?.[0];
+    // The pattern matches every character; should it not, the rest goes as one chunk.
+    if (piece === undefined) return text.length;
+    if (cut + piece.length > limit && cut > from) break;
+    cut += piece.length;
+  }
+  return cut;
 }

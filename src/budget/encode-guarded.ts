@@ -1,12 +1,17 @@
-/** Synchronous tokens of one piece of text (a tokenizer's raw primitive, e.g. `encode_ordinary`). */
-export type EncodePiece = (piece: string) => Uint32Array;
+/** How text is encoded exactly: tiktoken's own call, its pre-tokenizer, and a fast BPE for long pieces. */
+export interface PieceEncoder {
+  /** tiktoken's encoding of a text (`encode_ordinary`): exact, but quadratic in its longest piece. */
+  readonly ordinary: (text: string) => Uint32Array;
+  /** The encoding's pre-tokenizer as a sticky regex (see pre-tokenize-pattern.ts). */
+  readonly pieces: RegExp;
+  /** Tokens of one piece, exactly as tiktoken merges them, in O(n log n) (see byte-pair-encode.ts). */
+  readonly longPiece: (piece: string) => Uint32Array;
+}
 
 /**
- * Runs longer than this many characters without a piece boundary are split for counting.
- * BPE is quadratic in the length of one pre-tokenized piece (64 KB of "a" takes ~2.8 s); at 512
- * characters a run costs about what ordinary text does. A split can shift the count by about one
- * token (measured: 0 on runs of one letter or emoji, +3 on 3,900 characters of CJK split 7
- * times), so counts of such runs are within 1 token per 512 characters of tiktoken's own.
+ * Pieces longer than this many characters are byte-pair encoded outside tiktoken. BPE in
+ * tiktoken is quadratic in the length of one pre-tokenized piece (64 KB of "a" takes ~2.8 s);
+ * at 512 characters a piece costs about what ordinary text does.
  */
 export const longRunChars = 512;
 
@@ -14,25 +19,32 @@ export const longRunChars = 512;
 // (with marks), symbols and punctuation (emoji included), whitespace, and `/`-newline tails.
 const longRun = new RegExp(
   `[\\p{L}\\p{M}]{${longRunChars + 1},}|[^\\s\\p{L}\\p{N}]{${longRunChars + 1},}|\\s{${longRunChars + 1},}|[\\r\\n/]{${longRunChars + 1},}`,
-  'gu',
+  'u',
 );
 
-/** Encodes a chunk, splitting only runs long enough to be quadratic; everything else is exact. */
-export function encodeGuarded(chunk: string, encodePiece: EncodePiece): Uint32Array {
-  const runs = findLongRuns(chunk);
-  if (runs.length === 0) return encodePiece(chunk);
+/**
+ * Encodes a chunk that starts and ends on piece boundaries, exactly as one tiktoken call on it
+ * would. A chunk that may hold a long piece is split into its pieces: runs of short ones go to
+ * tiktoken together, each long one to the fast byte-pair encoder. Everything else is one call.
+ */
+export function encodeGuarded(chunk: string, encoder: PieceEncoder): Uint32Array {
+  if (!mayHoldLongPiece(chunk)) return encoder.ordinary(chunk);
   const parts: Uint32Array[] = [];
-  let position = 0;
-  for (const [runStart, runEnd] of runs) {
-    if (runStart > position) parts.push(encodePiece(chunk.slice(position, runStart)));
-    for (let start = runStart; start < runEnd; ) {
-      const sliceEnd = avoidSurrogateSplit(chunk, Math.min(runEnd, start + longRunChars));
-      parts.push(encodePiece(chunk.slice(start, sliceEnd)));
-      start = sliceEnd;
+  let pending = 0;
+  const { pieces } = encoder;
+  for (let position = 0; position < chunk.length; ) {
+    pieces.lastIndex = position;
+    const piece = pieces.exec(chunk)?.[0];
+    // The pattern matches every character; should it not, tiktoken takes the rest as it is.
+    if (piece === undefined) break;
+    if (piece.length > longRunChars) {
+      if (position > pending) parts.push(encoder.ordinary(chunk.slice(pending, position)));
+      parts.push(encoder.longPiece(piece));
+      pending = position + piece.length;
     }
-    position = runEnd;
+    position += piece.length;
   }
-  if (position < chunk.length) parts.push(encodePiece(chunk.slice(position)));
+  if (pending < chunk.length) parts.push(encoder.ordinary(chunk.slice(pending)));
   return concatTokens(parts);
 }
 
@@ -59,27 +71,22 @@ export function concatTokens(parts: readonly Uint32Array[]): Uint32Array {
 // --- Internal helpers ---
 
 /**
- * Long runs as [start, end) pairs. A Unicode-property regex over every chunk would cost more
- * than tokenizing it, so a char-code scan first finds stretches that could hold a long piece
- * (long stretches of whitespace-or-slash, or of anything else), and only those meet the regex.
+ * Whether a chunk has a run long enough to be one long piece. A Unicode-property regex over
+ * every chunk would cost more than tokenizing it, so a char-code scan first finds stretches
+ * that could hold one (long stretches of whitespace-or-slash, or of anything else), and only
+ * those meet the regex.
  */
-function findLongRuns(chunk: string): [number, number][] {
-  const runs: [number, number][] = [];
+function mayHoldLongPiece(chunk: string): boolean {
   let stretchStart = 0;
   let stretchKind = chunk.length > 0 && isSpaceOrSlash(chunk.charCodeAt(0));
   for (let index = 1; index <= chunk.length; index++) {
     const kind = index < chunk.length && isSpaceOrSlash(chunk.charCodeAt(index));
     if (index < chunk.length && kind === stretchKind) continue;
-    if (index - stretchStart > longRunChars) {
-      longRun.lastIndex = 0;
-      for (const match of chunk.slice(stretchStart, index).matchAll(longRun)) {
-        runs.push([stretchStart + match.index, stretchStart + match.index + match[0].length]);
-      }
-    }
+    if (index - stretchStart > longRunChars && longRun.test(chunk.slice(stretchStart, index))) return true;
     stretchStart = index;
     stretchKind = kind;
   }
-  return runs;
+  return false;
 }
 
 function isSpaceOrSlash(code: number): boolean {

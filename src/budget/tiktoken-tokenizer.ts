@@ -1,9 +1,12 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { get_encoding, type Tiktoken } from 'tiktoken';
+import { bytePairEncode } from './byte-pair-encode.js';
 import { encodeChunked } from './count-tokens-chunked.js';
 import { decodeUtf8Whole } from './decode-utf8-whole.js';
+import { encodeGuarded, type PieceEncoder } from './encode-guarded.js';
 import { encodingForModel, type TokenizerEncoding } from './encoding-for-model.js';
+import { preTokenizePattern } from './pre-tokenize-pattern.js';
 import type { Tokenizer } from './tokenizer.js';
 
 export interface TiktokenTokenizerOptions {
@@ -48,6 +51,11 @@ export function createTiktokenTokenizer(
   const { encoder } = entry;
   // encode_ordinary: encode() throws on special tokens such as <|endoftext|> inside content.
   const encodePiece = (piece: string) => encoder.encode_ordinary(piece);
+  const pieceEncoder: PieceEncoder = {
+    ordinary: encodePiece,
+    pieces: preTokenizePattern(encoding),
+    longPiece: (piece) => bytePairEncode(encoding, piece),
+  };
   const counts = new LRUCache<string, number>({ max: options.countCacheEntries ?? 10_000 });
   const shortCounts = new LRUCache<string, number>({ max: options.countCacheEntries ?? 10_000 });
   const counting = new Map<string, Promise<number>>();
@@ -64,7 +72,7 @@ export function createTiktokenTokenizer(
 
   return {
     name: `tiktoken:${encoding}`,
-    encode: async (text) => (await encodeChunked(text, encodePiece, { keepTokens: true })).tokens,
+    encode: async (text) => (await encodeChunked(text, pieceEncoder, { keepTokens: true })).tokens,
     decode: (tokens) => decodeUtf8Whole(encoder.decode(tokens)),
     count: async (text) => {
       if (text.length < cacheFromChars) {
@@ -72,7 +80,7 @@ export function createTiktokenTokenizer(
         // under o200k's pre-tokenizer: keep their counts, keyed by the text itself.
         const known = shortCounts.get(text);
         if (known !== undefined) return known;
-        const count = encodePiece(text).length;
+        const count = encodeGuarded(text, pieceEncoder).length;
         shortCounts.set(text, count);
         return count;
       }
@@ -82,7 +90,7 @@ export function createTiktokenTokenizer(
       // Concurrent turns over the same pins count the same renderings: count each once.
       let flight = counting.get(key);
       if (!flight) {
-        flight = encodeChunked(text, encodePiece).then(({ count }) => count);
+        flight = encodeChunked(text, pieceEncoder).then(({ count }) => count);
         counting.set(key, flight);
         void flight.then(
           (count) => {
@@ -97,7 +105,7 @@ export function createTiktokenTokenizer(
     encodeWithin: async (text, limitTokens, from) => {
       const key = text.length < cacheFromChars ? undefined : await keyOf(text);
       const known = key === undefined ? undefined : counts.get(key);
-      const result = await encodeChunked(text, encodePiece, {
+      const result = await encodeChunked(text, pieceEncoder, {
         limitTokens,
         fromEnd: from === 'end',
         keepTokens: true,

@@ -1,12 +1,27 @@
+import fc from 'fast-check';
 import { get_encoding } from 'tiktoken';
 import { afterAll, describe, expect, it } from 'vitest';
+import { bytePairEncode } from '../../src/budget/byte-pair-encode.js';
 import { chunkChars, encodeChunked } from '../../src/budget/count-tokens-chunked.js';
-import { encodeGuarded, longRunChars } from '../../src/budget/encode-guarded.js';
+import { encodeGuarded, type PieceEncoder } from '../../src/budget/encode-guarded.js';
 import { isSafeBoundary } from '../../src/budget/find-safe-boundary.js';
+import { preTokenizePattern } from '../../src/budget/pre-tokenize-pattern.js';
 
 const encoder = get_encoding('o200k_base');
 afterAll(() => encoder.free());
-const encodePiece = (piece: string) => encoder.encode_ordinary(piece);
+
+/** The tokenizer's piece encoder, with a record of every text tiktoken itself was given. */
+function pieceEncoder(seen: string[] = []): PieceEncoder {
+  return {
+    ordinary: (text) => {
+      seen.push(text);
+      return encoder.encode_ordinary(text);
+    },
+    pieces: preTokenizePattern('o200k_base'),
+    longPiece: (piece) => bytePairEncode('o200k_base', piece),
+  };
+}
+const encodePiece = pieceEncoder();
 
 const lines = [
   'function foo(bar) {',
@@ -71,6 +86,35 @@ describe('encodeChunked', () => {
   });
 });
 
+describe('encodeChunked without safe boundaries', () => {
+  // No newline before a non-space and no space between letters for 16k characters: the chunks
+  // must still be cut where tiktoken's pre-tokenizer cuts, or a token spans the cut.
+  const minified = JSON.stringify(
+    Array.from({ length: 3000 }, (_, index) => ({ k: `v${index}`, blob: 'QUFBQUFB'.repeat(index % 5) })),
+  );
+  // Runs longer than a limited window (4,000 characters for 500 tokens), kept short enough for
+  // the reference: tiktoken itself is quadratic in them.
+  const longRun = `${'A'.repeat(6000)}${'b'.repeat(30)}${' '.repeat(6000)}/${'日本語'.repeat(2500)}`;
+
+  it('counts minified JSON and runs longer than a chunk exactly, from the start and from the end', async () => {
+    expect(minified.length).toBeGreaterThan(2 * chunkChars);
+    for (const text of [minified, longRun]) {
+      const whole = [...encoder.encode_ordinary(text)];
+      const head = await encodeChunked(text, encodePiece, { keepTokens: true });
+      expect([...head.tokens]).toEqual(whole);
+      const tail = await encodeChunked(text, encodePiece, { fromEnd: true, keepTokens: true });
+      expect([...tail.tokens]).toEqual(whole);
+      const limited = await encodeChunked(text, encodePiece, {
+        fromEnd: true,
+        limitTokens: 500,
+        keepTokens: true,
+      });
+      expect(limited.complete).toBe(false);
+      expect([...limited.tokens]).toEqual([...encoder.encode_ordinary(text.slice(limited.start))]);
+    }
+  });
+});
+
 describe('safe boundaries', () => {
   it('a newline followed by "/" or whitespace is not a boundary ("\\n/" can merge in o200k)', () => {
     expect(isSafeBoundary('a.\n/b', 3)).toBe(false);
@@ -82,43 +126,88 @@ describe('safe boundaries', () => {
 });
 
 describe('encodeGuarded', () => {
-  it('splits unbroken runs so 64 KB of one character is not quadratic, within 1 token per split', () => {
-    const run = 'a'.repeat(4096);
-    const exact = encoder.encode_ordinary(run).length;
-    const guarded = encodeGuarded(run, encodePiece).length;
-    expect(Math.abs(guarded - exact)).toBeLessThanOrEqual(run.length / longRunChars);
-    // BPE is quadratic in one piece's length: what keeps 64 KB cheap is that the encoder never
-    // sees a piece longer than longRunChars (the whole run in one call takes ~2.8 s).
-    const pieces: number[] = [];
-    const tokens = encodeGuarded('a'.repeat(65_536), (piece) => {
-      pieces.push(piece.length);
-      return encodePiece(piece);
-    });
-    expect(pieces).toEqual(Array(65_536 / longRunChars).fill(longRunChars));
-    expect(tokens).toHaveLength(encodePiece('a'.repeat(longRunChars)).length * pieces.length);
+  it('counts long runs exactly as tiktoken does: one letter, capitals, whitespace, base64-like, CJK, emoji, slashes', () => {
+    const runs = [
+      'a'.repeat(4096),
+      'A'.repeat(3001),
+      `x${' '.repeat(2000)}y`,
+      `${'\n'.repeat(700)}/${'/'.repeat(600)}`,
+      `QUFB${'A'.repeat(3000)}ZZZZ`.repeat(3),
+      `data:${'QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo'.repeat(40)}`,
+      '日本語のテキストと中文内容'.repeat(120),
+      `!${'🎉'.repeat(600)}`,
+      `<|endoftext|>${'\t'.repeat(900)}`,
+    ];
+    for (const run of runs) {
+      expect([...encodeGuarded(run, encodePiece)]).toEqual([...encoder.encode_ordinary(run)]);
+    }
   });
 
-  it('splits a long run inside ordinary text and encodes the text around it whole', () => {
-    const pieces: string[] = [];
-    encodeGuarded(`head text !${'🎉'.repeat(600)} tail text`, (piece) => {
-      pieces.push(piece);
-      return encodePiece(piece);
-    });
-    // The run is "!" and 600 emoji (1201 UTF-16 units): the cut at 512 would split a surrogate
-    // pair, so it moves to 513; the next falls at 1025.
-    expect(pieces).toEqual([
-      'head text ',
-      `!${'🎉'.repeat(256)}`,
-      '🎉'.repeat(256),
-      '🎉'.repeat(88),
-      ' tail text',
-    ]);
+  it('never hands tiktoken a piece longer than longRunChars, so 64 KB of one letter is not quadratic', () => {
+    // tiktoken's BPE is quadratic in one piece's length: 64 KB of "a" in one call takes ~2.8 s.
+    const seen: string[] = [];
+    const tokens = encodeGuarded(`head text ${'a'.repeat(65_536)} tail text`, pieceEncoder(seen));
+    expect(seen).toEqual(['head text', ' tail text']);
+    // " aaaa…" is one piece: 8 a's per token after the leading " a"-merge, by tiktoken's own rules.
+    expect(tokens).toHaveLength(
+      encoder.encode_ordinary('head text').length +
+        bytePairEncode('o200k_base', ` ${'a'.repeat(65_536)}`).length +
+        encoder.encode_ordinary(' tail text').length,
+    );
   });
 
-  it('leaves text without long runs exact, compact JSON included', () => {
+  it('leaves text without long runs to one tiktoken call, compact JSON included', () => {
     const json = JSON.stringify(
       Array.from({ length: 300 }, (_, index) => ({ id: index, name: `item ${index}` })),
     );
-    expect(encodeGuarded(json, encodePiece)).toEqual(encoder.encode_ordinary(json));
+    const seen: string[] = [];
+    expect(encodeGuarded(json, pieceEncoder(seen))).toEqual(encoder.encode_ordinary(json));
+    expect(seen).toEqual([json]);
+  });
+});
+
+describe('bytePairEncode', () => {
+  it('property: the pieces of any text encode token for token as tiktoken encodes the text (o200k and cl100k)', () => {
+    const alphabet = [
+      'a',
+      'A',
+      'é',
+      '\u0301',
+      ' ',
+      '\n',
+      '\r',
+      '\t',
+      '/',
+      '1',
+      '日',
+      '🎉',
+      '!',
+      "'s",
+      "'LL",
+      '\u00a0',
+      '\ufeff',
+      '<|endoftext|>',
+      'Zm9v',
+    ];
+    for (const encoding of ['o200k_base', 'cl100k_base'] as const) {
+      const reference = encoding === 'o200k_base' ? encoder : get_encoding(encoding);
+      const pieces = preTokenizePattern(encoding);
+      fc.assert(
+        fc.property(fc.array(fc.constantFrom(...alphabet), { maxLength: 80 }), (parts) => {
+          const text = parts.join('');
+          const tokens: number[] = [];
+          for (let position = 0; position < text.length; ) {
+            pieces.lastIndex = position;
+            const piece = pieces.exec(text)?.[0] ?? '';
+            expect(piece.length).toBeGreaterThan(0);
+            tokens.push(...bytePairEncode(encoding, piece));
+            position += piece.length;
+          }
+          expect(tokens).toEqual([...reference.encode_ordinary(text)]);
+        }),
+        { numRuns: 400, seed: 13 },
+      );
+      if (reference !== encoder) reference.free();
+    }
   });
 });
