@@ -2,8 +2,11 @@ import type { McpServerRegistry } from '../mcp/mcp-server-registry.js';
 import { type CacheEvents, ContentCache, type ContentCacheOptions } from './content-cache.js';
 import { DerivedCache } from './derived-cache.js';
 import { invalidateOnNotifications } from './invalidate-on-notifications.js';
-import { ListingIndex } from './listing-index.js';
+import { type ListingFailure, ListingIndex } from './listing-index.js';
 import { PinSubscriptions, type SubscriptionFailure } from './pin-subscriptions.js';
+
+/** Bounds one background listing refresh (no turn waits for it). */
+const listingTimeoutMs = 10_000;
 
 /** What keeps a provider's context fresh and cheap: its caches and its pins' subscriptions. */
 export interface Freshness {
@@ -17,7 +20,10 @@ export interface Freshness {
   dispose(): void;
 }
 
-type FreshnessEvents = CacheEvents & { 'subscription-failed': [failure: SubscriptionFailure] };
+type FreshnessEvents = CacheEvents & {
+  'subscription-failed': [failure: SubscriptionFailure];
+  'listing-failed': [failure: ListingFailure];
+};
 
 /**
  * A content cache (the given one, or a new one from options), invalidated by the registry's
@@ -36,7 +42,11 @@ export function createFreshness(
   cache.on('cache-invalidated', onInvalidated);
   cache.on('resource-read', onRead);
   const unwire = invalidateOnNotifications(servers, cache);
-  const listings = new ListingIndex(servers, cache.ttlMs);
+  const listings = new ListingIndex(servers, {
+    ttlMs: cache.ttlMs,
+    timeoutMs: listingTimeoutMs,
+    onFailure: (failure) => emit('listing-failed', failure),
+  });
   return {
     cache,
     derived: new DerivedCache(),

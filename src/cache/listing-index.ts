@@ -1,98 +1,125 @@
 import type { Resource } from '@modelcontextprotocol/sdk/types.js';
+import { ContextError } from '../errors.js';
 import type { McpServerRegistry } from '../mcp/mcp-server-registry.js';
-import { raceAbort } from '../mcp/race-abort.js';
+
+/** A listing refresh that failed: the last known listing (if any) stays in use. */
+export interface ListingFailure {
+  readonly server: string;
+  readonly error: ContextError;
+}
+
+export interface ListingIndexOptions {
+  /** How long a listing is fresh; an older one is still used while it is refreshed. */
+  readonly ttlMs: number;
+  /** Bounds one listing refresh. */
+  readonly timeoutMs?: number;
+  /** A background refresh failed (it never fails a turn). */
+  readonly onFailure?: (failure: ListingFailure) => void;
+}
 
 interface Listing {
-  readonly byUri: Promise<ReadonlyMap<string, Resource>>;
-  readonly at: number;
-  /** Set once the listing has arrived: a warm turn reads it without waiting on a promise. */
-  settled?: ReadonlyMap<string, Resource>;
+  /** The last listing that arrived; undefined until one has. */
+  known?: ReadonlyMap<string, Resource>;
+  /** When the last refresh settled (a failed one too: it is not retried before the TTL runs out). */
+  at: number;
+  /** `list_changed` or a closed session since `known` was listed. */
+  invalidated: boolean;
+  /** The one refresh in flight for this server. */
+  refreshing?: Promise<void>;
 }
 
 /**
  * Each server's resource listing, by URI, for what only listings carry: `annotations`
- * (priority, lastModified — MCP spec 2025-06-18, "Annotations"; read results have none).
- * Listed at most once per `ttlMs` per server, dropped on `list_changed` and when the session
- * closes. A server that cannot list (no resources capability, an error) has no annotations:
- * that never fails a turn.
+ * (priority, audience, lastModified — MCP spec 2025-06-18, "Annotations"; read results have
+ * none) and `size`. A turn never waits for a listing: it asks what is known now, and a listing
+ * that is missing, older than `ttlMs` or invalidated (`list_changed`, a closed session) is
+ * refreshed in the background — once per server at a time, whoever asks. A refresh that fails
+ * keeps the last known listing and is reported through `onFailure`, never thrown.
  */
 export class ListingIndex {
   readonly #servers: McpServerRegistry;
-  readonly #ttlMs: number;
+  readonly #options: ListingIndexOptions;
   readonly #listings = new Map<string, Listing>();
   readonly #detach: () => void;
+  #disposed = false;
 
-  readonly #timeoutMs: number;
-
-  /** `timeoutMs` bounds one listing (shared by every turn that waits for it). */
-  constructor(servers: McpServerRegistry, ttlMs: number, timeoutMs = 10_000) {
+  constructor(servers: McpServerRegistry, options: ListingIndexOptions) {
     this.#servers = servers;
-    this.#ttlMs = ttlMs;
-    this.#timeoutMs = timeoutMs;
-    const forget = (event: { server: string }) => this.#listings.delete(event.server);
-    servers.on('resources-list-changed', forget);
-    servers.on('session-closed', forget);
+    this.#options = options;
+    const invalidate = (event: { server: string }) => {
+      const listing = this.#listings.get(event.server);
+      if (listing) listing.invalidated = true;
+    };
+    servers.on('resources-list-changed', invalidate);
+    servers.on('session-closed', invalidate);
     this.#detach = () => {
-      servers.off('resources-list-changed', forget);
-      servers.off('session-closed', forget);
+      servers.off('resources-list-changed', invalidate);
+      servers.off('session-closed', invalidate);
     };
   }
 
   /**
-   * The listed `annotations.priority` (0–1) of a resource, if its server gives one. `signal`
-   * ends this caller's wait (its turn's deadline), not the shared listing.
+   * The listing's entry for a resource as known now (annotations, size), or undefined; starts a
+   * background refresh on behalf of `actor` when the listing is missing, stale or invalidated.
+   * The caller must be allowed to list the server: this is a `resources/list` on its behalf.
    */
-  async priorityOf(
-    server: string,
-    uri: string,
-    actor: { pipelineId: string; agentId?: string },
-    signal?: AbortSignal,
-  ): Promise<number | undefined> {
-    const current = this.#listings.get(server);
-    const listing =
-      current?.settled && Date.now() - current.at < this.#ttlMs
-        ? current.settled
-        : await raceAbort(this.#listing(server, actor), signal).catch(() => undefined);
-    const priority = listing?.get(uri)?.annotations?.priority;
-    return typeof priority === 'number' ? priority : undefined;
+  known(server: string, uri: string, actor: { pipelineId: string; agentId?: string }): Resource | undefined {
+    const listing = this.#listingOf(server);
+    if (!listing.refreshing && (listing.invalidated || Date.now() - listing.at >= this.#options.ttlMs)) {
+      listing.refreshing = this.#refresh(server, listing, actor);
+    }
+    return listing.known?.get(uri);
   }
 
-  /**
-   * The listing's entry for a resource (annotations, size, title), if its server lists it; what
-   * the provider consults before reading. `signal` ends this caller's wait, not the listing.
-   */
-  async listedOf(
-    server: string,
-    uri: string,
-    actor: { pipelineId: string; agentId?: string },
-    signal?: AbortSignal,
-  ): Promise<Resource | undefined> {
-    const listing = await raceAbort(this.#listing(server, actor), signal).catch(() => undefined);
-    return listing?.get(uri);
+  /** Resolves when every refresh started so far has settled. */
+  async settled(): Promise<void> {
+    await Promise.all([...this.#listings.values()].map((listing) => listing.refreshing));
   }
 
   dispose(): void {
+    this.#disposed = true;
     this.#detach();
     this.#listings.clear();
   }
 
   // --- Internal helpers ---
 
-  #listing(
+  #listingOf(server: string): Listing {
+    let listing = this.#listings.get(server);
+    if (!listing) {
+      listing = { at: Number.NEGATIVE_INFINITY, invalidated: false };
+      this.#listings.set(server, listing);
+    }
+    return listing;
+  }
+
+  async #refresh(
     server: string,
+    listing: Listing,
     actor: { pipelineId: string; agentId?: string },
-  ): Promise<ReadonlyMap<string, Resource>> {
-    const current = this.#listings.get(server);
-    if (current && Date.now() - current.at < this.#ttlMs) return current.byUri;
-    const byUri = this.#servers.listResources(server, { all: true, actor, timeoutMs: this.#timeoutMs }).then(
-      ({ resources }) => new Map(resources.map((resource) => [resource.uri, resource])),
-      () => new Map<string, Resource>(),
-    );
-    const listing: Listing = { byUri, at: Date.now() };
-    this.#listings.set(server, listing);
-    void byUri.then((settled) => {
-      listing.settled = settled;
-    });
-    return byUri;
+  ): Promise<void> {
+    // A change announced while this refresh runs may not be in its answer: it stays invalidated.
+    listing.invalidated = false;
+    try {
+      const { resources } = await this.#servers.listResources(server, {
+        all: true,
+        actor,
+        ...(this.#options.timeoutMs !== undefined && { timeoutMs: this.#options.timeoutMs }),
+      });
+      listing.known = new Map(resources.map((resource) => [resource.uri, resource]));
+    } catch (thrown) {
+      const error = ContextError.isInstance(thrown)
+        ? thrown
+        : new ContextError(
+            'INTERNAL_ERROR',
+            `listing server "${server}": ${String(thrown)}`,
+            { server },
+            thrown,
+          );
+      if (!this.#disposed) this.#options.onFailure?.({ server, error });
+    } finally {
+      listing.at = Date.now();
+      listing.refreshing = undefined;
+    }
   }
 }

@@ -12,6 +12,7 @@ import { collectTurnInstructions } from '../budget/turn-instructions.js';
 import type { CacheEvents, CacheMetrics, ContentCache, ContentCacheOptions } from '../cache/content-cache.js';
 import { createFreshness, type Freshness } from '../cache/create-freshness.js';
 import { type FetchedAttachment, fetchAttachment } from '../cache/fetch-attachment.js';
+import type { ListingFailure } from '../cache/listing-index.js';
 import type { SubscriptionFailure } from '../cache/pin-subscriptions.js';
 import type { ConverterRegistry } from '../convert/converter-registry.js';
 import { ContextError } from '../errors.js';
@@ -74,6 +75,11 @@ export interface ResourceContextProviderOptions {
 export type ProviderEvents = CacheEvents & {
   /** A pinned resource could not be subscribed to; it is still re-read when its TTL runs out. */
   'subscription-failed': [failure: SubscriptionFailure];
+  /**
+   * A background refresh of a server's listing (for annotations) failed; turns go on with the
+   * listing known before, or none.
+   */
+  'listing-failed': [failure: ListingFailure];
   /** Once per turn, after the context is composed: the trace, and the blocks going to the model. */
   injected: [trace: InjectionTrace, blocks: readonly ContextBlock[]];
 };
@@ -136,6 +142,11 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
   /** Resolves when every subscribe/unsubscribe sent for pins so far has been answered. */
   async subscriptionsSettled(): Promise<void> {
     await this.#freshness?.subscriptions.settled();
+  }
+
+  /** Resolves when every background listing refresh started so far has settled. */
+  async listingsSettled(): Promise<void> {
+    await this.#freshness?.listings.settled();
   }
 
   /**
@@ -337,11 +348,14 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
         return { attachment, fate: failedFate(error, attachment, deadline, performance.now() - started) };
       }
     }
-    // The listing first (shared per server, within its TTL): it can spare the read altogether.
-    // Listings are kept per server, not per principal: a per-user server's is not consulted.
-    const listed = this.#servers.isPerUser(attachment.server)
-      ? undefined
-      : await this.#freshness?.listings.listedOf(attachment.server, attachment.uri, actor, signal);
+    // The listing as known now (shared per server; refreshed in the background, never waited
+    // for): it can spare the read altogether. Listings are kept per server, not per principal: a
+    // per-user server's is not consulted; nor is one the pipeline may not list.
+    const listed =
+      this.#servers.isPerUser(attachment.server) ||
+      !this.#policy.authorize({ ...actor, server: attachment.server, operation: 'list' }).allowed
+        ? undefined
+        : this.#freshness?.listings.known(attachment.server, attachment.uri, actor);
     const lastModified = listed?.annotations?.lastModified;
     const annotationPriority = listed?.annotations?.priority;
     const described = {

@@ -26,15 +26,32 @@ export function startControlledServer(initial: Readonly<Record<string, ReadResou
   const holds = new Map<string, { started: () => void; released: Promise<void> }[]>();
   const hanging = new Set<string>();
   const never = new Promise<never>(() => {});
+  const annotations = new Map<string, Record<string, unknown>>();
+  let lists = 0;
+  let listsFail = false;
+  const listHolds: { started: () => void; released: Promise<void> }[] = [];
 
   const createSession = () => {
     const server = new Server(
       { name: 'controlled', version: '1.0.0' },
       { capabilities: { resources: { subscribe: true, listChanged: true } } },
     );
-    server.setRequestHandler(ListResourcesRequestSchema, () => ({
-      resources: [...contents.keys()].map((uri) => ({ uri, name: uri })),
-    }));
+    server.setRequestHandler(ListResourcesRequestSchema, async () => {
+      lists += 1;
+      // The listing as it was when asked: a held listing answers with what it saw.
+      const resources = [...contents.keys()].map((uri) => ({
+        uri,
+        name: uri,
+        ...(annotations.has(uri) && { annotations: annotations.get(uri) }),
+      }));
+      const hold = listHolds.shift();
+      if (hold) {
+        hold.started();
+        await hold.released;
+      }
+      if (listsFail) throw new Error('the listing is broken');
+      return { resources };
+    });
     server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
       const { uri } = request.params;
       reads.push(uri);
@@ -70,16 +87,25 @@ export function startControlledServer(initial: Readonly<Record<string, ReadResou
     },
     /** The next read of `uri` waits at the server until released. */
     holdNextRead(uri: string): HeldRead {
-      let started: () => void = () => {};
-      let release: () => void = () => {};
-      const startedPromise = new Promise<void>((resolve) => {
-        started = resolve;
-      });
-      const released = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      holds.set(uri, [...(holds.get(uri) ?? []), { started, released }]);
-      return { started: startedPromise, release };
+      const hold = createHold();
+      holds.set(uri, [...(holds.get(uri) ?? []), hold.entry]);
+      return hold.handle;
+    },
+    /** resources/list requests so far. */
+    listCount: () => lists,
+    /** What the listing says of `uri` from now on (`annotations`: priority, audience …). */
+    setAnnotations(uri: string, value: Record<string, unknown>) {
+      annotations.set(uri, value);
+    },
+    /** Every later resources/list fails (a JSON-RPC error) while `broken`. */
+    breakLists(broken = true) {
+      listsFail = broken;
+    },
+    /** The next resources/list waits at the server until released. */
+    holdNextList(): HeldRead {
+      const hold = createHold();
+      listHolds.push(hold.entry);
+      return hold.handle;
     },
     /** Every later read of `uri` never answers. */
     hang(uri: string) {
@@ -93,3 +119,18 @@ export function startControlledServer(initial: Readonly<Record<string, ReadResou
 }
 
 export type ControlledServer = ReturnType<typeof startControlledServer>;
+
+// --- Internal helpers ---
+
+/** A request held at the server: the server's side (`entry`) and the test's (`handle`). */
+function createHold() {
+  let started: () => void = () => {};
+  let release: () => void = () => {};
+  const startedPromise = new Promise<void>((resolve) => {
+    started = resolve;
+  });
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  return { entry: { started, released }, handle: { started: startedPromise, release } };
+}
