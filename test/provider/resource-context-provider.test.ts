@@ -535,6 +535,12 @@ describe("ranking by the server's listed annotations", () => {
       extraServers: { notes },
       provider: { budget: { maxTokens: 8000, strategy: 'priority' } },
     });
+    // Turns never wait for a listing: the first one to reach the server asks for it.
+    await provider.provide({
+      pipelineId: 'support',
+      message: { attachments: [{ server: 'notes', uri: 'notes://low' }] },
+    });
+    await provider.listingsSettled();
     const { trace } = await provider.provide({
       pipelineId: 'support',
       message: {
