@@ -19,6 +19,7 @@ export type ContextErrorCode =
   | 'UNKNOWN_PIPELINE'
   | 'UNKNOWN_AGENT'
   | 'CONNECT_FAILED'
+  | 'SERVER_FAILED'
   | 'SESSION_CLOSED'
   | 'PROTOCOL_ERROR'
   | 'INVALID_RESULT'

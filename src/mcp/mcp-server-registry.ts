@@ -91,10 +91,10 @@ export class McpServerRegistry extends EventEmitter<RegistryEvents> implements S
               ((error) => process.emitWarning(`an audit sink failed: ${String(error)}`, 'AuditWarning')),
           );
     const notify = (event: ConnectionEvent) => {
-      if (event.type !== 'resources-list-changed' && event.type !== 'resource-updated') {
-        this.#prompts.forget(event.server, event.principal);
-      } else {
+      if (event.type === 'resources-list-changed' || event.type === 'resource-updated') {
         this.#options.telemetry?.recordInvalidation(event.server, event.type);
+      } else if (event.type !== 'reconnect-scheduled') {
+        this.#prompts.forget(event.server, event.principal);
       }
       (this.emit as (type: string, event: ConnectionEvent) => boolean)(event.type, event);
     };
@@ -474,6 +474,21 @@ export class McpServerRegistry extends EventEmitter<RegistryEvents> implements S
   ): Promise<void> {
     const { principal, ...rest } = answer;
     await this.#connection(server, principal).completeAuthorization(rest);
+  }
+
+  /**
+   * Connects `server` now (a per-user server: the principal's session), forgetting its failures
+   * and any backoff: a `failed` server is usable again if this succeeds. Rejects with the
+   * connect failure otherwise.
+   */
+  async reconnect(server: string, options: Pick<CallOptions, 'principal'> = {}): Promise<void> {
+    const parsed = parseOptions(callOptionsSchema, options, 'options');
+    const connection = this.#connection(server, parsed.principal);
+    try {
+      await connection.reconnect();
+    } catch (error) {
+      throw connection.redactError(error);
+    }
   }
 
   /** Closes every session and stops reconnecting; the registry cannot be used afterwards. */

@@ -21,8 +21,11 @@ export const registryOptionsSchema = z.strictObject({
     .int()
     .positive()
     .default(8 * 1024 * 1024),
-  /** Reopening closed sessions: 1 s, 2 s, 4 s … capped at 30 s, with jitter. */
-  reconnect: reconnectSchema.default({ initialDelayMs: 1_000, maxDelayMs: 30_000, jitter: 0.2 }),
+  /**
+   * Reopening closed sessions: 1 s, 2 s, 4 s … capped at 30 s, with jitter; after 8 consecutive
+   * failures the server is `failed` and tried every 5 min (or on `reconnect(name)`).
+   */
+  reconnect: reconnectSchema.prefault({}),
   /**
    * Per-user servers (`auth: { type: "oauth", perUser: true }`): a principal's session closes
    * after `idleMs` unused; at most `max` principals have one per server (least recently used first out).

@@ -17,7 +17,8 @@ import { httpStatusOf } from './classify-transport-error.js';
 import { connectWithFallback, transportKindOf } from './connect-with-fallback.js';
 import { createEndpointFetch } from './create-endpoint-fetch.js';
 import { checkEndpoint, type EndpointPolicy } from './endpoint-policy.js';
-import { type ReconnectPolicy, reconnectDelay } from './reconnect-schedule.js';
+import type { ReconnectPolicy } from './reconnect-schedule.js';
+import { nextReconnectDelay } from './reconnect-schedule.js';
 import type { McpServerConfig } from './server-config.js';
 import { type ConnectionState, type ServerStatus, ServerStatusRecord } from './server-status.js';
 import { sessionIdOf } from './session-id-of.js';
@@ -35,6 +36,15 @@ export type ConnectionEvent = (
   | { readonly type: 'resources-list-changed'; readonly server: string }
   | { readonly type: 'resource-updated'; readonly server: string; readonly uri: string }
   | { readonly type: 'prompts-list-changed'; readonly server: string }
+  | {
+      readonly type: 'reconnect-scheduled';
+      readonly server: string;
+      /** Consecutive failures so far (failed connects, sessions that closed soon after opening). */
+      readonly failures: number;
+      readonly delayMs: number;
+      /** `maxFailures` reached: the server is `failed` and rests `failedRetryMs`. */
+      readonly failed: boolean;
+    }
 ) & { readonly principal?: string };
 
 export interface ConnectionOptions {
@@ -94,11 +104,13 @@ export class ServerConnection {
   #client: Client | undefined;
   #reconnectTimer: NodeJS.Timeout | undefined;
   /**
-   * Backoff position: failed connects, plus sessions that died soon after opening (a server
+   * Consecutive failures: failed connects, plus sessions that died soon after opening (a server
    * that accepts initialize and then drops every session must not be re-initialized at the
-   * first delay forever). Reset by a session that lived long enough.
+   * first delay forever). Reset by a session that lived `stableSessionMs`, or by `reconnect()`.
    */
-  #backoffAttempt = 0;
+  #failures = 0;
+  /** The last connect failure, named when calls are refused while backing off. */
+  #lastFailure: ContextError | undefined;
   #openedAt = 0;
 
   constructor(name: string, config: McpServerConfig, options: ConnectionOptions, principal?: string) {
@@ -127,13 +139,23 @@ export class ServerConnection {
     return this.#status;
   }
 
-  /** The connected client; connects once, however many callers ask at the same time. */
+  /**
+   * The connected client; connects once, however many callers ask at the same time. While the
+   * server is backing off after repeated failures, or is `failed`, it throws at once instead.
+   */
   async client(): Promise<Client> {
     if (this.#closed) throw this.#closedError();
     if (this.#client) return this.#client;
-    this.#connecting ??= this.#connect().finally(() => {
-      this.#connecting = undefined;
-    });
+    if (this.#connecting === undefined) {
+      const refusal = this.#backoffRefusal();
+      if (refusal) throw refusal;
+    }
+    if (this.#connecting === undefined) {
+      const connecting = this.#connect().finally(() => {
+        if (this.#connecting === connecting) this.#connecting = undefined;
+      });
+      this.#connecting = connecting;
+    }
     return this.#connecting;
   }
 
@@ -171,6 +193,24 @@ export class ServerConnection {
     }
   }
 
+  /**
+   * Forgets the failures and any scheduled wait (a `failed` server included) and connects now:
+   * what an operator does after fixing a server.
+   */
+  async reconnect(): Promise<void> {
+    if (this.#closed) throw this.#closedError();
+    this.#failures = 0;
+    this.#lastFailure = undefined;
+    clearTimeout(this.#reconnectTimer);
+    this.#reconnectTimer = undefined;
+    this.#status.clear('nextReconnectAt');
+    this.#status.update({
+      consecutiveFailures: 0,
+      ...(this.#status.state === 'failed' && { state: 'error' }),
+    });
+    await this.client();
+  }
+
   /** Closes the session and stops reconnecting; no timer or handle is left behind. */
   async close(): Promise<void> {
     this.#closed = true;
@@ -196,6 +236,11 @@ export class ServerConnection {
       }
       const timeout = this.config.requestTimeoutMs ?? this.#options.connectTimeoutMs;
       opened = await connectWithFallback(this.config, () => this.#createClient(), timeout, auth);
+      // A server that drops the session as soon as initialize is answered (a crash loop) has
+      // closed it before `onclose` below is ours: that is a failed connect, not a session.
+      if (opened.client.transport === undefined) {
+        throw new Error('the server closed the session right after initialize');
+      }
     } catch (thrown) {
       // A server or proxy may echo request headers in its error body: no credential goes further.
       const error = this.#redactor.redactError(thrown);
@@ -205,6 +250,23 @@ export class ServerConnection {
           : connectFailure(this.name, error);
       this.#status.update({ state: this.#closed ? 'closed' : 'error' });
       this.#status.recordError(failure);
+      // Configuration, credentials and authorization wait for the host, not for time: they are
+      // not retried in the background (each use tries again).
+      // Settled now: whoever the failure wakes (a reconnect-scheduled listener) finds no
+      // attempt in flight to join.
+      this.#connecting = undefined;
+      if (!ownConnectFailures.has(failure.code)) {
+        this.#failures++;
+        this.#lastFailure = failure;
+        this.#status.update({
+          reconnectAttempts: this.#status.snapshot().reconnectAttempts + 1,
+          consecutiveFailures: this.#failures,
+        });
+        // One more failure: the wait already scheduled (if any) grows to the new one.
+        clearTimeout(this.#reconnectTimer);
+        this.#reconnectTimer = undefined;
+        this.#scheduleReconnect();
+      }
       throw failure;
     }
     const { client } = opened;
@@ -222,6 +284,7 @@ export class ServerConnection {
     }
     this.#client = client;
     this.#openedAt = Date.now();
+    this.#lastFailure = undefined;
     clearTimeout(this.#reconnectTimer);
     this.#reconnectTimer = undefined;
     this.#status.clear('nextReconnectAt');
@@ -242,8 +305,8 @@ export class ServerConnection {
     if (this.#client === client) this.#client = undefined;
     const policy = this.#options.reconnect;
     const lived = Date.now() - this.#openedAt;
-    this.#backoffAttempt = policy !== false && lived < stableSessionMs(policy) ? this.#backoffAttempt + 1 : 0;
-    if (!this.#closed) this.#status.update({ state: 'disconnected' });
+    this.#failures = policy !== false && lived < policy.stableSessionMs ? this.#failures + 1 : 0;
+    if (!this.#closed) this.#status.update({ state: 'disconnected', consecutiveFailures: this.#failures });
     // Scheduled first, so a `session-closed` listener sees when the next attempt comes.
     this.#scheduleReconnect();
     this.#options.notify({ type: 'session-closed', server: this.name, ...this.#principalField() });
@@ -252,27 +315,65 @@ export class ServerConnection {
   #scheduleReconnect(): void {
     const policy = this.#options.reconnect;
     if (policy === false || this.#closed || this.#reconnectTimer !== undefined) return;
-    const attempt = this.#status.snapshot().reconnectAttempts;
-    const delay = reconnectDelay(this.#backoffAttempt, policy);
-    this.#status.update({ nextReconnectAt: new Date(Date.now() + delay).toISOString() });
+    const failures = this.#failures;
+    const { delayMs, failed } = nextReconnectDelay(failures, policy);
+    this.#status.update({
+      nextReconnectAt: new Date(Date.now() + delayMs).toISOString(),
+      ...(failed && { state: 'failed' }),
+    });
     this.#reconnectTimer = setTimeout(() => {
       this.#reconnectTimer = undefined;
       this.#status.clear('nextReconnectAt');
       if (this.#closed || this.#client) return;
+      // A failed attempt schedules the next one itself (in #connect).
       inSpan(
         this.#options.telemetry,
         'mcp-context reconnect',
-        { 'mcp_context.server': this.name, 'mcp_context.reconnect.attempt': attempt + 1 },
+        {
+          'mcp_context.server': this.name,
+          'mcp_context.reconnect.attempt': this.#status.snapshot().reconnectAttempts + 1,
+        },
         () => this.client(),
-      ).catch(() => {
-        if (this.#closed) return;
-        this.#status.update({ reconnectAttempts: attempt + 1 });
-        this.#backoffAttempt++;
-        this.#scheduleReconnect();
-      });
-    }, delay);
+      ).catch(() => undefined);
+    }, delayMs);
     // A host that forgets close() must still be able to exit.
     this.#reconnectTimer.unref();
+    this.#options.notify({
+      type: 'reconnect-scheduled',
+      server: this.name,
+      failures,
+      delayMs,
+      failed,
+      ...this.#principalField(),
+    });
+  }
+
+  /**
+   * One failure is a blip (a restart, a dropped socket): the next use reconnects at once. After
+   * more, only the schedule tries, so that turns cannot respawn a crash-looping server; once
+   * `maxFailures` is reached the server is `failed` (SERVER_FAILED) until its long rest is over
+   * or `reconnect()` is called.
+   */
+  #backoffRefusal(): ContextError | undefined {
+    const policy = this.#options.reconnect;
+    if (policy === false || this.#reconnectTimer === undefined || this.#failures < 2) return undefined;
+    const next = this.#status.snapshot().nextReconnectAt;
+    const last = this.#lastFailure === undefined ? '' : ` (last: ${this.#lastFailure.message})`;
+    const details = { server: this.name, value: this.#failures };
+    if (this.#failures >= policy.maxFailures) {
+      return new ContextError(
+        'SERVER_FAILED',
+        `server "${this.name}" failed ${this.#failures} times in a row${last}; it is tried again at ${next}, or at once with reconnect("${this.name}")`,
+        details,
+        this.#lastFailure,
+      );
+    }
+    return new ContextError(
+      'CONNECT_FAILED',
+      `server "${this.name}" failed ${this.#failures} times in a row${last}; the next attempt is at ${next}`,
+      details,
+      this.#lastFailure,
+    );
   }
 
   #principalField(): { principal?: string } {
@@ -356,9 +457,4 @@ function connectFailure(server: string, error: unknown): ContextError {
     { server, ...(status !== undefined && { value: status, httpStatus: status }) },
     error,
   );
-}
-
-/** A session that closes sooner than this after opening counts as a failed attempt. */
-function stableSessionMs(policy: ReconnectPolicy): number {
-  return policy.maxDelayMs;
 }

@@ -1,7 +1,15 @@
 import type { Implementation, ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import type { ActiveTransport } from './connect-with-fallback.js';
 
-export type ConnectionState = 'idle' | 'connecting' | 'connected' | 'disconnected' | 'error' | 'closed';
+/** `failed`: `maxFailures` consecutive failures; calls are refused until the next (long) attempt or `reconnect()`. */
+export type ConnectionState =
+  | 'idle'
+  | 'connecting'
+  | 'connected'
+  | 'disconnected'
+  | 'error'
+  | 'failed'
+  | 'closed';
 
 /** One server as the registry sees it right now: plain data, safe to log (no credentials). */
 export interface ServerStatus {
@@ -23,8 +31,13 @@ export interface ServerStatus {
   readonly resourceCount?: number;
   /** Known after a complete prompts/list; cleared when the list changes. */
   readonly promptCount?: number;
-  /** Failed reconnect attempts since the session closed. */
+  /** Failed connect attempts since the last session opened. */
   readonly reconnectAttempts: number;
+  /**
+   * Consecutive failures: failed connects and sessions that closed sooner than
+   * `reconnect.stableSessionMs` after opening. At `reconnect.maxFailures` the state is `failed`.
+   */
+  readonly consecutiveFailures: number;
   /** ISO 8601 time of the next reconnect attempt, while one is scheduled. */
   readonly nextReconnectAt?: string;
 }
@@ -34,7 +47,13 @@ export class ServerStatusRecord {
   #status: { -readonly [Key in keyof ServerStatus]: ServerStatus[Key] };
 
   constructor(server: string, configuredTransport: ActiveTransport | 'auto') {
-    this.#status = { server, configuredTransport, state: 'idle', reconnectAttempts: 0 };
+    this.#status = {
+      server,
+      configuredTransport,
+      state: 'idle',
+      reconnectAttempts: 0,
+      consecutiveFailures: 0,
+    };
   }
 
   get state(): ConnectionState {
