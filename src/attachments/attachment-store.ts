@@ -16,7 +16,10 @@ export interface AttachmentStore {
   pin(input: PinInput): Promise<Attachment>;
   /** Removes a pin; true when it existed. */
   unpin(id: string): Promise<boolean>;
-  /** The pins of one scope, oldest first. */
+  /**
+   * The pins of one scope, oldest first. Read-only to the caller: a store may hand out its own
+   * (frozen) records rather than copies, so nothing a caller does reaches the store.
+   */
   list(scope: Scope): Promise<Attachment[]>;
   /** Every pin of every scope, oldest first, at most `limit` (the inspector shows them by scope). */
   listAll?(limit: number): Promise<Attachment[]>;

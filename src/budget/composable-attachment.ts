@@ -43,6 +43,12 @@ export interface FrameCost {
 export interface BudgetMemo extends MeasureMemo {
   rendering(key: string): CountedBlock | undefined;
   keepRendering(key: string, rendered: CountedBlock): void;
+  /** A whole turn's composition, when every input to it is what it was (see composeContext). */
+  composition<Composed>(key: string): Composed | undefined;
+  keepComposition<Composed extends { readonly blocks: readonly { readonly text: string }[] }>(
+    key: string,
+    composed: Composed,
+  ): void;
   frameCost(key: string): FrameCost | undefined;
   keepFrameCost(key: string, cost: FrameCost): void;
 }

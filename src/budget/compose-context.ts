@@ -45,6 +45,23 @@ export async function composeContext(
   options: ComposeOptions,
 ): Promise<ComposedContext> {
   if (items.length === 0) return { blocks: [], usedTokens: 0, attachments: [] };
+  // A warm turn: every attachment's content, frame facts and cap, and every option, as on a
+  // turn already composed: that composition again, without planning, rendering or counting.
+  const memo = options.derived;
+  const turnKey = memo && compositionKey(items, tokenizer, options);
+  const known = turnKey === undefined ? undefined : memo?.composition<ComposedContext>(turnKey);
+  // The blocks array is the caller's to change; the blocks themselves are shared, as renderings are.
+  if (known) return { ...known, blocks: [...known.blocks] };
+  const composed = await composeAnew(items, tokenizer, options);
+  if (turnKey !== undefined) memo?.keepComposition(turnKey, { ...composed, blocks: [...composed.blocks] });
+  return composed;
+}
+
+async function composeAnew(
+  items: readonly ComposableAttachment[],
+  tokenizer: Tokenizer,
+  options: ComposeOptions,
+): Promise<ComposedContext> {
   const maxTokens = Math.floor(options.maxTokens * (1 - (options.safetyMargin ?? 0)));
   const preambleTokens = await tokenizer.count(contextPreamble);
   const available = maxTokens - preambleTokens;
@@ -82,6 +99,53 @@ export async function composeContext(
 }
 
 // --- Internal helpers ---
+
+/**
+ * Everything a composition depends on, one line per attachment; undefined when some content
+ * has no stable key. Measures are left out on purpose: a later turn may have counted further
+ * into a body, and the composition kept is still exact for what it renders.
+ */
+function compositionKey(
+  items: readonly ComposableAttachment[],
+  tokenizer: Tokenizer,
+  options: ComposeOptions,
+): string | undefined {
+  const truncation = options.truncation ?? 'head';
+  const lines = [
+    [
+      tokenizer.name,
+      options.maxTokens,
+      options.minTokens,
+      options.strategy,
+      options.safetyMargin ?? 0,
+      truncation,
+      options.lineAware ?? true,
+      modelKey(options.model),
+      options.reserve ? JSON.stringify(options.reserve) : '',
+      options.renderOrder.join(','),
+      // Only `relevant` cuts read the message.
+      truncation === 'relevant' ? (options.query ?? '') : '',
+    ].join('\u0000'),
+  ];
+  for (const item of items) {
+    if (item.contentKey === undefined) return undefined;
+    const { scope, server, uri, mimeType, sha256, lastModified, skill } = item.provenance;
+    lines.push(
+      [
+        item.contentKey,
+        item.capTokens ?? '',
+        scope,
+        server,
+        uri,
+        mimeType,
+        sha256,
+        lastModified ?? '',
+        skill ? `${skill.name}\u0000${skill.description}` : '',
+      ].join('\u0000'),
+    );
+  }
+  return lines.join('\u0001');
+}
 
 type ResourceBlock = ContextBlock & { kind: 'resource' };
 

@@ -24,15 +24,23 @@ export class DerivedCache implements ConversionMemo, BudgetMemo {
   // A warm turn's renderings with their exact counts, and the costs of frames.
   readonly #renderings: LRUCache<string, CountedBlock>;
   readonly #frameCosts: LRUCache<string, FrameCost>;
+  // Whole warm turns: the composition of a turn whose every input is unchanged.
+  readonly #compositions: LRUCache<string, { readonly blocks: readonly { readonly text: string }[] }>;
 
   constructor(options: DerivedCacheOptions = {}) {
     const maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
     this.#renderings = new LRUCache({
-      maxSize: Math.floor(maxBytes / 4),
+      maxSize: Math.floor(maxBytes / 8),
       // The block's text; media parts share their data with the conversion.
       sizeCalculation: (rendered) => Math.max(1, rendered.block.text.length * 2),
     });
     this.#frameCosts = new LRUCache({ max: 10_000 });
+    this.#compositions = new LRUCache({
+      maxSize: Math.floor(maxBytes / 8),
+      // Its key (one line per attachment) and its blocks' text, which the renderings may share.
+      sizeCalculation: (composed, key) =>
+        Math.max(1, 2 * key.length + composed.blocks.reduce((sum, block) => sum + 2 * block.text.length, 0)),
+    });
     this.#conversions = new LRUCache({
       maxSize: Math.floor((maxBytes * 3) / 8),
       sizeCalculation: (conversion) =>
@@ -120,6 +128,17 @@ export class DerivedCache implements ConversionMemo, BudgetMemo {
     this.#renderings.set(key, rendered);
   }
 
+  composition<Composed>(key: string): Composed | undefined {
+    return this.#compositions.get(key) as Composed | undefined;
+  }
+
+  keepComposition<Composed extends { readonly blocks: readonly { readonly text: string }[] }>(
+    key: string,
+    composed: Composed,
+  ): void {
+    this.#compositions.set(key, composed);
+  }
+
   frameCost(key: string): FrameCost | undefined {
     return this.#frameCosts.get(key);
   }
@@ -129,7 +148,12 @@ export class DerivedCache implements ConversionMemo, BudgetMemo {
   }
 
   get bytesHeld(): number {
-    return this.#conversions.calculatedSize + this.#measures.calculatedSize + this.#renderings.calculatedSize;
+    return (
+      this.#conversions.calculatedSize +
+      this.#measures.calculatedSize +
+      this.#renderings.calculatedSize +
+      this.#compositions.calculatedSize
+    );
   }
 }
 

@@ -114,13 +114,9 @@ export class AccessPolicy implements Authorizer {
   }
 
   authorize(request: AccessRequest): AccessDecision {
-    const pipeline = decide(
-      this.#bindings.get(request.pipelineId),
-      `pipeline "${request.pipelineId}"`,
-      request,
-    );
+    const pipeline = decide(this.#bindings.get(request.pipelineId), 'pipeline', request.pipelineId, request);
     if (!pipeline.allowed || request.agentId === undefined) return pipeline;
-    const agent = decide(this.#agents.get(request.agentId), `agent "${request.agentId}"`, request);
+    const agent = decide(this.#agents.get(request.agentId), 'agent', request.agentId, request);
     if (!agent.allowed) return agent;
     const maxBytes = Math.min(pipeline.limits.maxBytes ?? Infinity, agent.limits.maxBytes ?? Infinity);
     return {
@@ -170,6 +166,8 @@ interface CompiledGrant {
   readonly operations: readonly AccessOperation[];
   readonly mimeTypes?: readonly string[];
   readonly maxBytes?: number;
+  /** The decision for a request this grant admits: built once, asked for on every read of every turn. */
+  readonly allowed: AccessDecision;
 }
 
 interface CompiledBinding {
@@ -196,7 +194,15 @@ function pickGrant(source: GrantInput): GrantInput {
 }
 
 function compileGrant(grant: GrantInput): CompiledGrant {
+  const allowed: AccessDecision = deepFreeze({
+    allowed: true,
+    limits: {
+      ...(grant.maxBytes !== undefined && { maxBytes: grant.maxBytes }),
+      mimeTypes: grant.mimeTypes ? [grant.mimeTypes] : [],
+    },
+  });
   return {
+    allowed,
     ...(grant.resources && { resources: grant.resources.map(compileUriPattern) }),
     ...(grant.prompts && { prompts: grant.prompts.map(compileNamePattern) }),
     ...(grant.tools && { tools: grant.tools.map(compileNamePattern) }),
@@ -206,34 +212,47 @@ function compileGrant(grant: GrantInput): CompiledGrant {
   };
 }
 
-function decide(binding: CompiledBinding | undefined, who: string, request: AccessRequest): AccessDecision {
-  if (!binding) return { allowed: false, reason: `${who} has no binding` };
+function decide(
+  binding: CompiledBinding | undefined,
+  kind: 'pipeline' | 'agent',
+  id: string,
+  request: AccessRequest,
+): AccessDecision {
+  if (!binding) return { allowed: false, reason: `${kind} "${id}" has no binding` };
   // A grant naming the server beats the wildcard.
   const grant = binding.grants.get(request.server) ?? binding.grants.get('*');
-  if (!grant) return { allowed: false, reason: `${who} is not bound to server "${request.server}"` };
+  if (!grant) return { allowed: false, reason: `${kind} "${id}" is not bound to server "${request.server}"` };
   if (!grant.operations.includes(request.operation)) {
-    return { allowed: false, reason: `${who} may not ${request.operation} on server "${request.server}"` };
+    return {
+      allowed: false,
+      reason: `${kind} "${id}" may not ${request.operation} on server "${request.server}"`,
+    };
   }
   if (request.uri !== undefined && !matchesUriGrant(request.uri, grant.resources)) {
-    return { allowed: false, reason: `${who} may not access ${request.uri} on server "${request.server}"` };
+    return {
+      allowed: false,
+      reason: `${kind} "${id}" may not access ${request.uri} on server "${request.server}"`,
+    };
   }
   if (request.prompt !== undefined && !matchesAnyUriPattern(request.prompt, grant.prompts)) {
     return {
       allowed: false,
-      reason: `${who} may not use prompt "${request.prompt}" of server "${request.server}"`,
+      reason: `${kind} "${id}" may not use prompt "${request.prompt}" of server "${request.server}"`,
     };
   }
   if (request.tool !== undefined && !matchesAnyUriPattern(request.tool, grant.tools)) {
     return {
       allowed: false,
-      reason: `${who} may not call tool "${request.tool}" of server "${request.server}"`,
+      reason: `${kind} "${id}" may not call tool "${request.tool}" of server "${request.server}"`,
     };
   }
-  return {
-    allowed: true,
-    limits: {
-      ...(grant.maxBytes !== undefined && { maxBytes: grant.maxBytes }),
-      mimeTypes: grant.mimeTypes ? [grant.mimeTypes] : [],
-    },
-  };
+  return grant.allowed;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
 }

@@ -203,7 +203,7 @@ export function testAttachmentStore(name: string, createStore: () => Promise<Att
       await store.close?.();
     });
 
-    it('returns copies: mutating a listed pin does not change the store', async () => {
+    it('returns pins the caller cannot change the store through (copies, or frozen records)', async () => {
       const store = await createStore();
       await store.pin({
         scope: { pipelineId: 'p' },
@@ -212,7 +212,12 @@ export function testAttachmentStore(name: string, createStore: () => Promise<Att
         arguments: { a: '1' },
       });
       const [pin] = await store.list({ pipelineId: 'p' });
-      (pin as unknown as { arguments: Record<string, string> }).arguments.a = 'changed';
+      try {
+        (pin as unknown as { arguments: Record<string, string> }).arguments.a = 'changed';
+      } catch (error) {
+        // A frozen record refuses the write (ES modules are strict).
+        expect(error).toBeInstanceOf(TypeError);
+      }
       const [again] = await store.list({ pipelineId: 'p' });
       expect(again).toMatchObject({ arguments: { a: '1' } });
       await store.close?.();

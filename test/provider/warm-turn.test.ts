@@ -66,8 +66,29 @@ describe('a warm turn', () => {
     );
     expect(warm.trace.budget.usedTokens).toBe(await sharedTokenizer.count(renderText(warm.blocks)));
     expect([recording.calls.encode, recording.calls.decode, recording.calls.encodeWithin]).toEqual([0, 0, 0]);
-    // Only the preamble is counted again (from the count cache); no block, frame or body.
-    expect(recording.calls.counted.every((length) => length <= contextPreamble.length)).toBe(true);
+    // The whole composition is reused: nothing is counted, not even the preamble.
+    expect(recording.calls.counted).toEqual([]);
+  });
+
+  it("composes again, counting only frames and the preamble, when a pin's cap changes", async () => {
+    const recording = recordingTokenizer();
+    const { attachments, provider } = await startProviderHarness('memory', {
+      provider: { tokenizer: recording.tokenizer, budget: { maxTokens: 1200 }, serverInstructions: false },
+    });
+    const scope = { pipelineId: 'support' };
+    await attachments.pin({ scope, server: 'gitnexus', uri: 'gitnexus://repos' });
+    await attachments.pin({ scope, server: 'gitnexus', uri: 'gitnexus://repo/acme-shop/context' });
+    const turn = { pipelineId: 'support' };
+    const first = await provider.provide(turn);
+    await attachments.pin({ scope, server: 'gitnexus', uri: 'gitnexus://repos', maxTokens: 160 });
+    recording.reset();
+    const capped = await provider.provide(turn);
+
+    expect(first.trace.entries[0]?.tokens).toBeGreaterThan(160);
+    expect(capped.trace.entries[0]?.tokens).toBeLessThanOrEqual(160);
+    expect(capped.blocks).not.toEqual(first.blocks);
+    expect(capped.trace.budget.usedTokens).toBe(await sharedTokenizer.count(renderText(capped.blocks)));
+    expect(recording.calls.counted.some((length) => length <= contextPreamble.length)).toBe(true);
   });
 
   it('renders again when what shapes the rendering changes: the budget, or the message for relevant cuts', async () => {
