@@ -120,6 +120,7 @@ export {
   type Principal,
 } from './policy/access-policy.js';
 export { PolicyBoundServers } from './policy/policy-bound-servers.js';
+export { parsePromptArguments } from './prompts/parse-prompt-arguments.js';
 export { type PromptCommand, parsePromptCommand } from './prompts/parse-prompt-command.js';
 export {
   type RenderedPromptContent,

@@ -52,6 +52,9 @@ const usageErrorCodes = new Set([
   'UNKNOWN_SERVER',
   'UNKNOWN_PIPELINE',
   'UNKNOWN_AGENT',
+  'INVALID_ARGUMENTS',
+  'INVALID_PROMPT_COMMAND',
+  'PROMPT_ARGUMENT_MISSING',
 ]);
 
 function describeCommands(list: readonly CliCommand[]): string {

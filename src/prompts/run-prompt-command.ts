@@ -1,7 +1,7 @@
 import type { GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ResourceLink } from '../links/resource-link.js';
 import type { CallOptions } from '../mcp/operation-schemas.js';
-import { parsePromptCommand } from './parse-prompt-command.js';
+import { type PromptCommand, parsePromptCommand } from './parse-prompt-command.js';
 import {
   type RenderedPromptMessage,
   type RenderPromptOptions,
@@ -37,17 +37,18 @@ export interface PromptCommandResult {
 }
 
 /**
- * Runs `/mcp__<server>__<prompt> key=value …` (or `… {"key": "value"}`): parse, check the
+ * Runs `/mcp__<server>__<prompt> key=value …` (or `… {"key": "value"}`, or a command already
+ * parsed, e.g. by the CLI from its words with `parsePromptArguments`): parse, check the
  * prompt's required arguments (PROMPT_ARGUMENT_MISSING before anything is sent), `prompts/get`,
  * then render the messages with their roles. Through a `PolicyBoundServers` the pipeline's
  * binding is checked first (POLICY_DENIED) and the call is audited as that pipeline.
  */
 export async function runPromptCommand(
   servers: PromptSource,
-  commandText: string,
+  commandText: string | PromptCommand,
   options: PromptCommandOptions = {},
 ): Promise<PromptCommandResult> {
-  const command = parsePromptCommand(commandText);
+  const command = typeof commandText === 'string' ? parsePromptCommand(commandText) : commandText;
   const result = await servers.getPrompt(command.server, command.prompt, command.arguments, {
     ...(options.signal !== undefined && { signal: options.signal }),
     ...(options.principal !== undefined && { principal: options.principal }),

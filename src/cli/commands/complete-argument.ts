@@ -1,5 +1,5 @@
+import { parsePromptArguments } from '../../index.js';
 import type { CliCommand } from '../cli-command.js';
-import { parseKeyValues } from '../parse-key-values.js';
 import { requirePositionals } from '../require-positionals.js';
 
 export const completeCommand: CliCommand = {
@@ -16,7 +16,7 @@ export const completeCommand: CliCommand = {
       { rest: true },
     );
     const [prefix = '', ...rest] = positionals.slice(3);
-    const chosen = parseKeyValues(rest);
+    const chosen = parsePromptArguments(rest);
     const servers = await context.servers();
     const completion = await servers.complete(server, {
       ...(isTemplate(target) ? { template: target } : { prompt: target }),

@@ -1,61 +1,63 @@
-import type { McpServerRegistry } from '../../index.js';
+import {
+  type McpServerRegistry,
+  type PromptCommandResult,
+  parsePromptArguments,
+  parsePromptCommand,
+  runPromptCommand,
+} from '../../index.js';
 import type { CliCommand } from '../cli-command.js';
+import type { CliContext } from '../cli-context.js';
 import { listEveryPage } from '../list-every-page.js';
-import { parseKeyValues } from '../parse-key-values.js';
 import { UsageError } from '../usage-error.js';
 
 export const getPromptCommand: CliCommand = {
   name: 'prompt',
-  arguments: '<server> <name> [key=value …]   (or /mcp__<server>__<name> [key=value …])',
-  summary: 'get a prompt with arguments and print its messages',
+  arguments: '<server> <name> [key=value … | JSON]   (or /mcp__<server>__<name> [key=value … | JSON])',
+  summary:
+    "get a prompt with arguments and print its messages as a model gets them (the library's runPromptCommand)",
   options: [],
   async run(context, positionals) {
     const servers = await context.servers();
-    const { server, name, rest } = locatePrompt(positionals, servers.serverNames);
-    const args = parseKeyValues(rest);
-    await checkArguments(servers, server, name, args);
-    const result = await servers.getPrompt(server, name, args);
+    const command = locatePrompt(positionals, servers.serverNames);
+    await checkArguments(servers, command.server, command.prompt, command.arguments);
+    // The library's own path: arguments checked, prompts/get, messages converted and framed.
+    const result = await runPromptCommand(servers, command);
     if (context.json) {
       context.writeJson(result);
       return 0;
     }
-    if (result.description) context.write(`${context.style.dim(result.description)}\n`);
-    for (const message of result.messages) {
-      context.write(
-        `\n${context.style.bold(`── ${message.role} ──`)}\n${describeContent(message.content)}\n`,
-      );
-    }
+    writeMessages(context, result);
     return 0;
   },
 };
 
 // --- Internal helpers ---
 
-/** `server name …`, or the slash-command form `/mcp__server__name …` that common hosts show. */
+/**
+ * `server name [arguments]`, or the slash-command form `/mcp__server__name [arguments]` that
+ * common hosts show (as one word with its arguments, or followed by them). Arguments are
+ * key=value words or a JSON object, through the library's one parser.
+ */
 function locatePrompt(
   positionals: readonly string[],
   serverNames: readonly string[],
-): { server: string; name: string; rest: readonly string[] } {
+): { server: string; prompt: string; arguments: Record<string, string> } {
   const [first, second, ...rest] = positionals;
   if (first === undefined) throw new UsageError('missing <server> <name>');
   if (first.startsWith('/mcp__')) {
-    const command = first.slice('/mcp__'.length);
     // Server names may contain "_": match a configured name rather than split on the first "__".
-    const server = [...serverNames]
-      .sort((a, b) => b.length - a.length)
-      .find((candidate) => command.startsWith(`${candidate}__`) && command.length > candidate.length + 2);
-    if (!server) {
-      throw new UsageError(
-        `${first} names no configured server (configured: ${serverNames.join(', ') || 'none'})`,
-      );
+    const command = parsePromptCommand(first, { servers: serverNames });
+    const more = parsePromptArguments(positionals.slice(1));
+    for (const key of Object.keys(more)) {
+      if (Object.hasOwn(command.arguments, key)) throw new UsageError(`argument ${key} is given twice`);
     }
-    return { server, name: command.slice(server.length + 2), rest: positionals.slice(1) };
+    return { ...command, arguments: { ...command.arguments, ...more } };
   }
   if (second === undefined) throw new UsageError('missing <name>');
-  return { server: first, name: second, rest };
+  return { server: first, prompt: second, arguments: parsePromptArguments(rest) };
 }
 
-/** Refuses unknown and missing arguments before the server sees them, naming them. */
+/** Refuses an unknown prompt or argument before the server sees it, naming what there is. */
 async function checkArguments(
   servers: McpServerRegistry,
   server: string,
@@ -83,31 +85,17 @@ async function checkArguments(
       );
     }
   }
-  const missing = declared.filter((argument) => argument.required && !(argument.name in args));
-  if (missing.length > 0) {
-    throw new UsageError(
-      `prompt "${name}" needs ${missing.map((argument) => `${argument.name}=…`).join(' ')}`,
-    );
-  }
 }
 
-type PromptContent = Awaited<ReturnType<McpServerRegistry['getPrompt']>>['messages'][number]['content'];
-
-/** Text as text; anything else named, with its size, never decoded. */
-function describeContent(content: PromptContent): string {
-  switch (content.type) {
-    case 'text':
-      return content.text;
-    case 'image':
-    case 'audio':
-      return `[${content.type} ${content.mimeType}, ${Math.floor((content.data.length * 3) / 4)} bytes]`;
-    case 'resource':
-      return 'text' in content.resource
-        ? content.resource.text
-        : `[resource ${content.resource.uri} ${content.resource.mimeType ?? ''}, binary]`;
-    case 'resource_link':
-      return `[resource link ${content.uri}]`;
-    default:
-      return `[${(content as { type: string }).type} content]`;
+/** Each message under its role: text as rendered (embedded resources framed), media named. */
+function writeMessages(context: CliContext, result: PromptCommandResult): void {
+  if (result.description) context.write(`${context.style.dim(result.description)}\n`);
+  for (const message of result.messages) {
+    const parts = message.content.map((part) =>
+      part.type === 'text'
+        ? part.text
+        : `[${part.part.kind} ${part.part.mimeType}, ${part.part.bytes} bytes]`,
+    );
+    context.write(`\n${context.style.bold(`── ${message.role} ──`)}\n${parts.join('\n').trimEnd()}\n`);
   }
 }

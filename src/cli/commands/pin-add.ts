@@ -1,9 +1,8 @@
-import { ContextError, type PinInput } from '../../index.js';
+import { ContextError, type PinInput, parsePromptArguments } from '../../index.js';
 import type { CliCommand } from '../cli-command.js';
 import type { CliContext } from '../cli-context.js';
 import { parseIntegerOption } from '../cli-options.js';
 import { describeScope, describeTarget } from '../describe-pin.js';
-import { parseKeyValues } from '../parse-key-values.js';
 import { requirePositionals } from '../require-positionals.js';
 import { scopeFromOptions } from '../scope-from-options.js';
 import { UsageError } from '../usage-error.js';
@@ -38,7 +37,7 @@ export const pinAddCommand: CliCommand = {
     const input = {
       scope,
       server,
-      ...(isTemplate ? { template: target, arguments: parseKeyValues(rest) } : { uri: target }),
+      ...(isTemplate ? { template: target, arguments: parsePromptArguments(rest) } : { uri: target }),
       ...(maxTokens !== undefined && { maxTokens }),
       ...(priority !== undefined && { priority }),
       ...(values['ignore-audience'] === true && { ignoreAudience: true }),
