@@ -138,10 +138,10 @@ describe('mcp-context prompt', () => {
     expect(result.stdout).toContain('detect_changes({"scope":"all"})');
   });
 
-  it('takes the /mcp__server__prompt form, and --json gives the MCP result', async () => {
+  it('takes the /mcp__server__prompt form, and --json gives the rendered result (runPromptCommand)', async () => {
     const workspace = await startCliWorkspace();
     const { code, json } = await workspace.runJson<{
-      messages: { role: string; content: { type: string; text: string } }[];
+      messages: { role: string; content: { type: string; text: string }[] }[];
     }>(['prompt', '/mcp__gitnexus__detect_impact', 'scope=compare', 'base_ref=main']);
     expect(code).toBe(0);
     expect(json.messages[0]?.role).toBe('user');
