@@ -90,14 +90,19 @@ const optionsSchema = z.strictObject({
 /**
  * `list_mcp_resources` and `read_mcp_resource` for hosts that also let the model look around:
  * bound to one pipeline's access policy (deny by default, audited as that pipeline), within a
- * token cap, reading past the provider's truncation markers by token offset.
+ * token cap, reading past the provider's truncation markers by token offset. Throws
+ * UNKNOWN_PIPELINE (or UNKNOWN_AGENT) when the policy has no binding for the one named.
  */
 export function createExplorationTools(options: ExplorationToolsOptions): ExplorationTools {
   const parsed = optionsSchemaParse(options);
-  const bound: PolicyBoundServers = options.policy.bind(options.servers, {
+  const principal = {
     pipelineId: parsed.pipelineId,
     ...(parsed.agentId !== undefined && { agentId: parsed.agentId }),
-  });
+  };
+  // As a provider turn does: a pipeline (or agent) the policy has never heard of is a typo to
+  // report (UNKNOWN_PIPELINE / UNKNOWN_AGENT), not a model left with tools that deny everything.
+  options.policy.requireKnown(principal);
+  const bound: PolicyBoundServers = options.policy.bind(options.servers, principal);
   const definitions: ToolDefinition[] = [
     {
       name: 'list_mcp_resources',

@@ -154,12 +154,38 @@ describe.each<TransportKind>(['memory', 'http'])('exploration tools over %s', (t
     ).toEqual(['gitnexus://setup']);
   });
 
-  it('an unbound pipeline is denied, audited as that pipeline, and nothing is read', async () => {
+  it('a pipeline the policy does not know is UNKNOWN_PIPELINE when the tools are made, as in a provider turn', async () => {
+    const { servers, policy } = await startProviderHarness(transport);
+    const make = (pipelineId: string, agentId?: string) =>
+      createExplorationTools({
+        servers,
+        policy,
+        pipelineId,
+        ...(agentId !== undefined && { agentId }),
+        tokenizer: sharedTokenizer,
+        maxTokens: 2000,
+      });
+    expect(() => make('suport')).toThrow(
+      expect.objectContaining({
+        code: 'UNKNOWN_PIPELINE',
+        field: 'pipelineId',
+        value: 'suport',
+        message: expect.stringContaining('did you mean "support"?'),
+      }),
+    );
+    expect(() => make('support', 'ghost')).toThrow(expect.objectContaining({ code: 'UNKNOWN_AGENT' }));
+    expect(make('support').definitions).toHaveLength(2);
+  });
+
+  it('a pipeline not bound to the server is denied, audited as that pipeline, and nothing is read', async () => {
     const audit = new MemoryAuditSink();
     const { servers, fixture } = await startProviderHarness(transport);
     const { McpServerRegistry } = await import('../../src/mcp/mcp-server-registry.js');
     const audited = new McpServerRegistry({ mcpServers: { gitnexus: fixture.serverConfig }, audit });
-    const policy = new AccessPolicy({ bindings: { support: { servers: ['gitnexus'] } } });
+    // "stranger" is a known pipeline, bound elsewhere: denied gitnexus, not unknown.
+    const policy = new AccessPolicy({
+      bindings: { support: { servers: ['gitnexus'] }, stranger: { servers: ['docs'] } },
+    });
     const tools = createExplorationTools({
       servers: audited,
       policy,
