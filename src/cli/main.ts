@@ -1,46 +1,11 @@
 #!/usr/bin/env node
 import { ContextError } from '../index.js';
 import type { CliCommand } from './cli-command.js';
-import { CliContext, defaultConfigPath, defaultStorePath } from './cli-context.js';
-import { globalOptions, parseCliArguments } from './cli-options.js';
-import { completeCommand } from './commands/complete-argument.js';
-import { getPromptCommand } from './commands/get-prompt.js';
-import { inspectCommand } from './commands/inspect.js';
-import { listPromptsCommand } from './commands/list-prompts.js';
-import { listResourcesCommand } from './commands/list-resources.js';
-import { listServersCommand } from './commands/list-servers.js';
-import { listSkillsCommand } from './commands/list-skills.js';
-import { listTemplatesCommand } from './commands/list-templates.js';
-import { loginCommand, logoutCommand } from './commands/login.js';
-import { pinAddCommand } from './commands/pin-add.js';
-import { pinListCommand } from './commands/pin-list.js';
-import { pinRemoveCommand } from './commands/pin-remove.js';
-import { provideContextCommand } from './commands/provide-context.js';
-import { readResourceCommand } from './commands/read-resource.js';
-import { demoCommand } from './commands/run-demo.js';
-import { fixtureServeCommand } from './commands/serve-fixture.js';
+import { commands } from './cli-commands.js';
+import { CliContext } from './cli-context.js';
+import { describeOptions, globalOptions, parseCliArguments } from './cli-options.js';
 import { describeError } from './describe-error.js';
 import { UsageError } from './usage-error.js';
-
-const commands: readonly CliCommand[] = [
-  listServersCommand,
-  listResourcesCommand,
-  listTemplatesCommand,
-  readResourceCommand,
-  listPromptsCommand,
-  getPromptCommand,
-  completeCommand,
-  listSkillsCommand,
-  pinAddCommand,
-  pinRemoveCommand,
-  pinListCommand,
-  provideContextCommand,
-  loginCommand,
-  logoutCommand,
-  inspectCommand,
-  fixtureServeCommand,
-  demoCommand,
-];
 
 /** Bad input rather than a failed operation: exit code 2. */
 const usageErrorCodes = new Set([
@@ -61,11 +26,7 @@ function describeCommands(list: readonly CliCommand[]): string {
   return list.map((command) => `  ${command.name} ${command.arguments}\n      ${command.summary}`).join('\n');
 }
 
-const globalUsage = `every command takes:
-  --config FILE   the config (default ./${defaultConfigPath}; without one, no servers and no bindings)
-  --store FILE    the SQLite pin store (default: the config's "store", else ./${defaultStorePath})
-  --json          machine-readable output on stdout (errors too, on stderr)
-  -h, --help      this text, or one command's usage`;
+const globalUsage = `every command takes:\n${describeOptions(globalOptions)}`;
 
 const usage = `mcp-context — MCP resources as model context
 
@@ -93,17 +54,16 @@ async function main(argv: readonly string[], state: { json: boolean }): Promise<
         const words = group.map((candidate) => candidate.name.split(' ')[1]).join(', ');
         throw new UsageError(`${positionals[0]} needs one of: ${words}`);
       }
+      const usages = group.map((member) => commandUsage(member, { global: false }));
       process.stdout.write(
-        `usage: mcp-context ${positionals[0]} <command> [options]\n\n${describeCommands(group)}\n`,
+        `usage: mcp-context ${positionals[0]} <command> [options]\n\n${usages.join('\n\n')}\n\n${globalUsage}\n`,
       );
       return 0;
     }
     throw new UsageError(`unknown command: ${positionals.join(' ')}`);
   }
   if (values.help) {
-    process.stdout.write(
-      `usage: mcp-context ${command.name} ${command.arguments}\n  ${command.summary}\n\n${globalUsage}\n`,
-    );
+    process.stdout.write(`${commandUsage(command)}\n`);
     return 0;
   }
   const allowed = new Set<string>([...globalOptions, ...command.options]);
@@ -118,6 +78,13 @@ async function main(argv: readonly string[], state: { json: boolean }): Promise<
   } finally {
     await context.close();
   }
+}
+
+/** One command's usage: its arguments, what it does, and every option it takes, declared once. */
+function commandUsage(command: CliCommand, options: { global: boolean } = { global: true }): string {
+  const own = command.options.length > 0 ? `\n\noptions:\n${describeOptions(command.options)}` : '';
+  const global = options.global ? `\n\n${globalUsage}` : '';
+  return `usage: mcp-context ${`${command.name} ${command.arguments}`.trimEnd()}\n  ${command.summary}${own}${global}`;
 }
 
 /** The command whose words start the positionals; `pin add` before `pin`. */
