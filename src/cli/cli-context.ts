@@ -82,7 +82,7 @@ export class CliContext {
 
   async servers(): Promise<McpServerRegistry> {
     const config = await this.config();
-    this.#servers ??= this.createRegistry(config.mcpServers, 'http://127.0.0.1/callback');
+    this.#servers ??= this.createRegistry(config, 'http://127.0.0.1/callback');
     return this.#servers;
   }
 
@@ -98,17 +98,19 @@ export class CliContext {
   }
 
   /**
-   * A registry whose OAuth servers use the tokens `login` stored; a server that needs the user
+   * The config's servers and registry settings, in a registry whose OAuth servers use the tokens `login` stored; a server that needs the user
    * again fails with AUTH_REQUIRED (the message says to run `login`). `authorize` is login's.
    */
   createRegistry(
-    mcpServers: ContextConfig['mcpServers'],
+    config: ContextConfig,
     redirectUrl: string,
     authorize?: NonNullable<McpServerRegistryOptions['authorizer']>['authorize'],
   ): McpServerRegistry {
     const store = this.oauthStore();
     return new McpServerRegistry({
-      mcpServers,
+      mcpServers: config.mcpServers,
+      // requestTimeoutMs, maxReadBytes, endpointPolicy … as the config file gives them.
+      ...config.registry,
       ...(store !== undefined && {
         authorizer: { redirectUrl, store, ...(authorize !== undefined && { authorize }) },
       }),

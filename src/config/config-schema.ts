@@ -1,11 +1,29 @@
 import { z } from 'zod';
 import { cacheOptionsSchema } from '../cache/content-cache.js';
+import { registrySettingsShape } from '../mcp/registry-options.js';
 import { providerSettingsShape } from '../provider/provider-options.js';
+import { skillLimitsSchema } from '../skills/skill-limits.js';
+
+/** The McpServerRegistry's data settings as the file may give them: as written, defaults left to the registry. */
+const registryFileSettings = {
+  requestTimeoutMs: registrySettingsShape.requestTimeoutMs.unwrap().optional(),
+  maxPages: registrySettingsShape.maxPages.unwrap().optional(),
+  maxItems: registrySettingsShape.maxItems.unwrap().optional(),
+  maxReadBytes: registrySettingsShape.maxReadBytes.unwrap().optional(),
+  reconnect: registrySettingsShape.reconnect.unwrap().optional(),
+  principalSessions: registrySettingsShape.principalSessions.unwrap().optional(),
+  endpointPolicy: registrySettingsShape.endpointPolicy.unwrap().optional(),
+} satisfies Record<keyof typeof registrySettingsShape, z.ZodType>;
+
+/** The top-level keys that are McpServerRegistry options. */
+export const registrySettingKeys = Object.keys(registryFileSettings) as (keyof typeof registryFileSettings)[];
 
 /**
  * The shape of `mcp-context.json`. Every section is the library's own schema (nothing here
- * restates a rule): `budget`, `serverInstructions`, `readTimeoutMs`, `turnDeadlineMs` are the
- * ResourceContextProvider's, `cache` is the ContentCache's. Server entries and bindings are
+ * restates a rule): `budget`, `serverInstructions`, `readTimeoutMs`, `turnDeadlineMs` and
+ * `skills` are the ResourceContextProvider's, `cache` is the ContentCache's, and
+ * `requestTimeoutMs`, `maxPages`, `maxItems`, `maxReadBytes`, `reconnect`, `principalSessions`,
+ * `endpointPolicy` are the McpServerRegistry's. Server entries and bindings are
  * only checked for shape here: the McpServerRegistry and the AccessPolicy validate them (see
  * parse-context-config.ts), so the file accepts exactly what the library accepts.
  */
@@ -23,6 +41,9 @@ export const configFileSchema = z.strictObject({
   serverInstructions: providerSettingsShape.serverInstructions.unwrap().optional(),
   readTimeoutMs: providerSettingsShape.readTimeoutMs.unwrap().optional(),
   turnDeadlineMs: providerSettingsShape.turnDeadlineMs.unwrap().optional(),
+  /** Caps on skills loaded from skill pins (the provider's `skills`). */
+  skills: skillLimitsSchema.optional(),
+  ...registryFileSettings,
   /**
    * The pin store: an SQLite file path (relative to the config file), `{ "sqlite": path }`, or
    * `{ "postgres": { connectionString, schema, … } }` for several replicas (PostgresAttachmentStore options).

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { ContentCacheOptions } from '../cache/content-cache.js';
 import { ContextError } from '../errors.js';
 import { McpServerRegistry } from '../mcp/mcp-server-registry.js';
+import type { McpServerRegistryOptions } from '../mcp/registry-options.js';
 import type { McpServerConfigInput } from '../mcp/server-config.js';
 import { parseOptions } from '../options/parse-options.js';
 import { AccessPolicy, type AccessPolicyOptions } from '../policy/access-policy.js';
@@ -11,8 +12,12 @@ import {
   postgresStoreOptionsSchema,
 } from '../replicas/postgres-store-options.js';
 import { type RedisSharedTierOptions, redisTierOptionsSchema } from '../replicas/redis-tier-options.js';
+import type { SkillLimitsInput } from '../skills/skill-limits.js';
 import type { BudgetOptions } from '../types.js';
-import { configFileSchema } from './config-schema.js';
+import { configFileSchema, registrySettingKeys } from './config-schema.js';
+
+/** The McpServerRegistry options a config file may set (the rest are objects and functions). */
+export type RegistrySettings = Pick<McpServerRegistryOptions, (typeof registrySettingKeys)[number]>;
 
 /** A validated `mcp-context.json`. */
 export interface ContextConfig {
@@ -28,6 +33,13 @@ export interface ContextConfig {
   readonly serverInstructions?: z.output<typeof configFileSchema>['serverInstructions'];
   readonly readTimeoutMs?: number;
   readonly turnDeadlineMs?: number;
+  /** The provider's `skills` limits, as written. */
+  readonly skills?: SkillLimitsInput;
+  /**
+   * The McpServerRegistry's settings the file gives (`requestTimeoutMs`, `maxReadBytes`,
+   * `endpointPolicy` …), as written: `new McpServerRegistry({ mcpServers, ...registry })`.
+   */
+  readonly registry?: RegistrySettings;
   /** Absolute path of the SQLite pin store, when the file names one. */
   readonly store?: string;
   /** `PostgresAttachmentStore.open()` options, when the file's store is `{ "postgres": … }`. */
@@ -60,9 +72,15 @@ export function parseContextConfig(input: unknown, options: ParseContextConfigOp
   const mcpServers = parsed.mcpServers as Record<string, McpServerConfigInput>;
   const bindings = parsed.bindings as AccessPolicyOptions['bindings'];
   const agents = parsed.agents as AccessPolicyOptions['agents'];
+  // As written (validated above by the registry's own field schemas): the registry applies its defaults.
+  const registry = Object.fromEntries(
+    registrySettingKeys.flatMap((key) =>
+      parsed[key] !== undefined ? [[key, (input as Record<string, unknown>)[key]]] : [],
+    ),
+  ) as RegistrySettings;
   // The library's own constructors are the validators: no second copy of their rules to drift.
   // Neither opens a connection.
-  reroot(() => new McpServerRegistry({ mcpServers }), 'options.', 'config.');
+  reroot(() => new McpServerRegistry({ mcpServers, ...registry }), 'options.', 'config.');
   reroot(
     () =>
       new AccessPolicy({ bindings, ...(agents && { agents }) }).refuseUnknownServers(Object.keys(mcpServers)),
@@ -71,6 +89,7 @@ export function parseContextConfig(input: unknown, options: ParseContextConfigOp
   );
   return {
     mcpServers,
+    ...(Object.keys(registry).length > 0 && { registry }),
     bindings,
     ...(agents && { agents }),
     // As written (validated above): the provider and the cache apply their own defaults.
@@ -79,6 +98,7 @@ export function parseContextConfig(input: unknown, options: ParseContextConfigOp
     ...(parsed.serverInstructions !== undefined && { serverInstructions: parsed.serverInstructions }),
     ...(parsed.readTimeoutMs !== undefined && { readTimeoutMs: parsed.readTimeoutMs }),
     ...(parsed.turnDeadlineMs !== undefined && { turnDeadlineMs: parsed.turnDeadlineMs }),
+    ...(parsed.skills && { skills: (input as { skills: SkillLimitsInput }).skills }),
     ...storeOf(parsed.store, options.baseDirectory),
     // Checked by the tier's own schema; nothing connects until a host creates the tier.
     ...(parsed.redis && {

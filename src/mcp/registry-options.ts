@@ -8,8 +8,11 @@ import { reconnectSchema } from './reconnect-schedule.js';
 import { mcpServersSchema } from './server-config.js';
 import type { ElicitationHandler } from './server-connection.js';
 
-export const registryOptionsSchema = z.strictObject({
-  mcpServers: mcpServersSchema,
+/**
+ * The registry's settings that are plain data: the one definition of them. The registry's
+ * options and the config file (`mcp-context.json`, top level beside `mcpServers`) are built from it.
+ */
+export const registrySettingsShape = {
   /** Default per-request timeout, in milliseconds. */
   requestTimeoutMs: z.number().int().positive().default(30_000),
   /** Caps for `{ all: true }` listings. */
@@ -38,6 +41,11 @@ export const registryOptionsSchema = z.strictObject({
     .default({ idleMs: 300_000, max: 100 }),
   /** Where remote servers may live; no restriction by default. */
   endpointPolicy: endpointPolicySchema.default({ preset: 'open', denyHosts: [] }),
+};
+
+export const registryOptionsSchema = z.strictObject({
+  mcpServers: mcpServersSchema,
+  ...registrySettingsShape,
   /** Looks up `{ secret: "name" }` credential references (e.g. `openCredentialFile(path)`). */
   credentials: z
     .custom<CredentialSource>(hasMethod('get'), { message: 'credentials must have a get(name) method' })

@@ -110,6 +110,31 @@ describe('mcp-context config', () => {
     expect(bare).toMatchObject({ code: 2, stderr: expect.stringContaining('pin needs one of: add, rm, ls') });
   });
 
+  it('the config’s registry settings reach the registry: an endpointPolicy denying 127.0.0.1 refuses the fixture', async () => {
+    const workspace = await startCliWorkspace();
+    const listed = await workspace.runJson(['resources', 'gitnexus']);
+    expect(listed.code).toBe(0);
+    workspace.writeConfig({
+      mcpServers: { gitnexus: { type: 'http', url: workspace.fixture.url } },
+      requestTimeoutMs: 5000,
+      endpointPolicy: { denyHosts: ['127.0.0.1'] },
+    });
+    const denied = await workspace.runJson(['resources', 'gitnexus']);
+    expect(denied.code).toBe(1);
+    expect(JSON.parse(denied.stderr)).toMatchObject({ error: { code: 'ENDPOINT_DENIED' } });
+  });
+
+  it('a typo in a registry setting of the config is exit 2 with the nearest key', async () => {
+    const workspace = await startCliWorkspace();
+    workspace.writeConfig({
+      mcpServers: { gitnexus: { type: 'http', url: workspace.fixture.url } },
+      requestTimeoutMS: 5000,
+    });
+    const result = await workspace.run(['servers']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('config.requestTimeoutMS: unknown key; did you mean "requestTimeoutMs"?');
+  });
+
   it('a typo in --pipeline is exit 2 naming UNKNOWN_PIPELINE, never an empty context with exit 0', async () => {
     const workspace = await startCliWorkspace();
     const result = await workspace.run(['provide', '--pipeline', 'ghost']);

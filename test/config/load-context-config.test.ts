@@ -128,6 +128,46 @@ describe('parseContextConfig names the bad field and value', () => {
     expect(error.message.startsWith(field)).toBe(true);
   });
 
+  it.each([
+    [{ requestTimeoutMS: 5000 }, 'config.requestTimeoutMS', 'requestTimeoutMs'],
+    [{ maxReadByte: 1024 }, 'config.maxReadByte', 'maxReadBytes'],
+    [{ endpointPolicy: { denyHost: ['10.0.0.1'] } }, 'config.endpointPolicy.denyHost', 'denyHosts'],
+    [{ principalSessions: { idle: 5 } }, 'config.principalSessions.idle', 'idleMs'],
+    [{ skills: { maxFile: 3 } }, 'config.skills.maxFile', 'maxFiles'],
+  ])('registry and skills settings are strict: %j names %s and the nearest key', (input, field, nearest) => {
+    const error = configError(input);
+    expect(error).toMatchObject({ code: 'INVALID_OPTION', field });
+    expect(error.message).toContain(`did you mean "${nearest}"?`);
+  });
+
+  it.each([
+    [{ requestTimeoutMs: 0 }, 'config.requestTimeoutMs', 0],
+    [{ maxReadBytes: 'lots' }, 'config.maxReadBytes', 'lots'],
+    [{ endpointPolicy: { preset: 'paranoid' } }, 'config.endpointPolicy.preset', 'paranoid'],
+    [{ reconnect: { jitter: 5 } }, 'config.reconnect.jitter', 5],
+    [{ skills: { maxPerTurn: -1 } }, 'config.skills.maxPerTurn', -1],
+  ])('registry and skills settings are checked by the library’s schemas: %j → %s', (input, field, value) => {
+    expect(configError(input)).toMatchObject({ code: 'INVALID_OPTION', field, value });
+  });
+
+  it('keeps the registry’s settings and the skills limits as written, for the registry and the provider', () => {
+    const config = parseContextConfig({
+      mcpServers: {},
+      requestTimeoutMs: 5000,
+      maxReadBytes: 1024,
+      maxItems: 50,
+      endpointPolicy: { denyHosts: ['169.254.169.254'] },
+      skills: { maxPerTurn: 2 },
+    });
+    expect(config.registry).toEqual({
+      requestTimeoutMs: 5000,
+      maxReadBytes: 1024,
+      maxItems: 50,
+      endpointPolicy: { denyHosts: ['169.254.169.254'] },
+    });
+    expect(config.skills).toEqual({ maxPerTurn: 2 });
+  });
+
   it('refuses a programmatic transport entry, which a file cannot express', () => {
     expect(configError({ mcpServers: { memory: { type: 'transport' } } })).toMatchObject({
       code: 'INVALID_OPTION',

@@ -24,6 +24,7 @@ export const inspectCommand: CliCommand = {
         ...(config.agents && { agents: config.agents }),
       }),
       budget: config.budget ?? { maxTokens: 8000 },
+      ...(config.skills !== undefined && { skills: config.skills }),
     });
     const inspector = createInspector(provider, servers, {
       content: values.content === true,

@@ -34,7 +34,7 @@ export const loginCommand: CliCommand = {
     }
     const principal = values.principal;
     const callback = await startCallbackServer();
-    const servers = context.createRegistry(config.mcpServers, callback.url, async (request) => {
+    const servers = context.createRegistry(config, callback.url, async (request) => {
       context.writeError(`open this URL to authorize "${server}":\n`);
       context.write(`${request.url.href}\n`);
       return callback.answer;

@@ -62,6 +62,7 @@ export const provideContextCommand: CliCommand = {
       ...(config.serverInstructions !== undefined && { serverInstructions: config.serverInstructions }),
       ...(config.readTimeoutMs !== undefined && { readTimeoutMs: config.readTimeoutMs }),
       ...(config.turnDeadlineMs !== undefined && { turnDeadlineMs: config.turnDeadlineMs }),
+      ...(config.skills !== undefined && { skills: config.skills }),
     });
     try {
       const result = await provider.provide({
