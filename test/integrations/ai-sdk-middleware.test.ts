@@ -166,6 +166,24 @@ describe('resourceContextMiddleware', () => {
     });
   });
 
+  it('a turn for a pipeline the policy does not know fails the call with UNKNOWN_PIPELINE; the model is never called', async () => {
+    const { options } = await setup();
+    const model = new MockLanguageModelV3({ doGenerate: reply });
+    const middleware = resourceContextMiddleware({ ...options, turn: () => ({ pipelineId: 'suport' }) });
+    const wrapped = wrapLanguageModel({ model, middleware });
+    const failure = await generateText({
+      model: wrapped,
+      messages: [{ role: 'user', content: 'why does checkout fail?' }],
+      maxRetries: 0,
+    }).catch((error: unknown) => error);
+    expect(failure).toMatchObject({
+      code: 'UNKNOWN_PIPELINE',
+      value: 'suport',
+      message: expect.stringContaining('did you mean "support"?'),
+    });
+    expect(model.doGenerateCalls).toHaveLength(0);
+  });
+
   it('refuses a bad placement, naming it', () => {
     expect(() =>
       resourceContextMiddleware({
