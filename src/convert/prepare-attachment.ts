@@ -21,6 +21,8 @@ export interface PrepareTarget {
 /** A read as conversion takes it: contents, and what a byte cap cut (the registry's `CappedReadResult`). */
 export interface ReadContents {
   readonly contents: ReadResourceResult['contents'];
+  /** Occurrences of the server's credentials the registry removed from the contents. */
+  readonly redactions?: number;
   readonly truncation?: {
     readonly maxBytes: number;
     readonly items: readonly {
@@ -72,7 +74,10 @@ export async function prepareAttachment(
   const key = derived?.cache.conversionKey(derived.sha256, converters);
   let conversion = key === undefined ? undefined : derived?.cache.conversion(key);
   if (!conversion) {
-    const converted = convertContents(result.contents, converters, derived?.sha256);
+    const converted = withRedactionNote(
+      convertContents(result.contents, converters, derived?.sha256),
+      result,
+    );
     const sections = [...converted.sections, ...byteCapSections(result)].map(escapeSection);
     conversion = { converted, sections };
     if (key !== undefined) derived?.cache.keepConversion(key, conversion);
@@ -96,6 +101,14 @@ export async function prepareAttachment(
 }
 
 // --- Internal helpers ---
+
+/** A redaction is reported in the trace (as a note), never silent. */
+function withRedactionNote(converted: ConvertedResource, result: ReadContents): ConvertedResource {
+  const count = result.redactions ?? 0;
+  if (count === 0) return converted;
+  const note = `${count} occurrence(s) of this server's credentials removed from its content (shown as [redacted])`;
+  return { ...converted, notes: [...converted.notes, note] };
+}
 
 /** What the read's byte cap cut, as visible notices: a cut is never silent. */
 function byteCapSections(result: ReadContents): ConvertedSection[] {

@@ -30,13 +30,10 @@ export interface TransportAuthContext extends SecretContext {
   readonly fetchFor: (tls?: MtlsOptions) => FetchLike;
 }
 
-// Header names whose values are credentials even when given as plain `headers`.
-const sensitiveHeaderPattern = /authorization|cookie|token|secret|key|password|credential/i;
-
 /**
- * Resolves a remote server's `auth` (and secret-looking plain `headers`) into transport options.
- * Runs on every connect, so a rotated secret reaches the next session. Every value resolved is
- * handed to the redactor before anything is sent.
+ * Resolves a remote server's `auth` into transport options. Runs on every connect, so a rotated
+ * secret reaches the next session. Every value resolved is handed to the redactor before anything
+ * is sent (inline values and plain `headers`, whatever their names, it knows from the config).
  */
 export async function resolveTransportAuth(
   auth: AuthConfig | undefined,
@@ -44,9 +41,6 @@ export async function resolveTransportAuth(
   context: TransportAuthContext,
 ): Promise<TransportAuth> {
   const { redactor } = context;
-  for (const [name, value] of Object.entries(headers ?? {})) {
-    if (sensitiveHeaderPattern.test(name)) redactor.add(value);
-  }
   const resolve = async (value: Parameters<typeof resolveSecretValue>[0], field: string) => {
     const resolved = await resolveSecretValue(value, `auth.${field}`, context);
     redactor.add(resolved);

@@ -1,26 +1,54 @@
 /** What a secret turns into wherever it would have been shown. */
 export const redactedText = '[redacted]';
 
-// Shorter values would blank out ordinary words; no real credential is this short.
-const minimumSecretLength = 4;
-const maximumDepth = 8;
+/**
+ * Secrets at least this long are removed wherever they occur, as substrings. Shorter ones (a
+ * 1–3 character env value or header) would blank out ordinary words if removed as substrings,
+ * so they are removed only where they stand as a whole value: a whole string, or the value of a
+ * `name: value`, `name=value`, `"name": "value"` pair or of `Bearer …` / `Basic …` — the shapes
+ * of header, environment and JSON dumps, which is how a server or proxy echoes them back.
+ */
+export const minimumSubstringSecretLength = 4;
+// Deep enough for any result (structured tool output included); cycles are handled by `seen`.
+const maximumDepth = 64;
+
+/** A redacted copy, and how many secret occurrences it no longer has. */
+export interface Redacted<T> {
+  readonly value: T;
+  readonly count: number;
+}
 
 /**
- * Knows one server's secret values (and the encodings they travel in) and removes them from
- * text and errors. Errors are copied, not mutated: the copy keeps its prototype, code and HTTP
- * status, so classifying it (McpError, fetch failure, 404) works as before, and its whole
- * `cause` chain is redacted too.
+ * Knows secret values (and the encodings they travel in) and removes them from text, errors and
+ * results. Errors are copied, not mutated: the copy keeps its prototype, code and HTTP status, so
+ * classifying it (McpError, fetch failure, 404) works as before, and its whole `cause` chain is
+ * redacted too.
  */
 export class SecretRedactor {
   readonly #secrets = new Set<string>();
+  readonly #shortSecrets = new Set<string>();
+  /** Built on first use after a change: one pass over the text, whatever the number of secrets. */
+  #compiled: CompiledSecrets | undefined;
+  #compiledAt = -1;
+  /** Bumped by every `add`: the compiled pattern is rebuilt on the next use. */
+  #changes = 0;
 
   /** Adds a secret and the forms it is sent in: URL-encoded, and base64 for Basic auth pairs. */
   add(secret: string): void {
-    if (secret.length < minimumSecretLength) return;
-    this.#secrets.add(secret);
-    this.#secrets.add(encodeURIComponent(secret));
-    this.#secrets.add(new URLSearchParams({ x: secret }).toString().slice(2));
-    this.#secrets.add(Buffer.from(secret).toString('base64'));
+    if (secret.length === 0) return;
+    this.#changes++;
+    if (secret.length < minimumSubstringSecretLength) {
+      this.#shortSecrets.add(secret);
+      return;
+    }
+    for (const form of [
+      secret,
+      encodeURIComponent(secret),
+      new URLSearchParams({ x: secret }).toString().slice(2),
+      Buffer.from(secret).toString('base64'),
+    ]) {
+      this.#secrets.add(form);
+    }
   }
 
   /** `client_secret_basic` (RFC 6749 §2.3.1) sends base64 of the URL-encoded `id:secret` pair. */
@@ -30,35 +58,100 @@ export class SecretRedactor {
     this.add(Buffer.from(`${user}:${password}`).toString('base64'));
   }
 
+  /** Secret forms known. */
   get size(): number {
-    return this.#secrets.size;
+    return this.#secrets.size + this.#shortSecrets.size;
   }
 
   redactText(text: string): string {
+    return this.redactTextCounting(text).value;
+  }
+
+  /** `text` without any secret, and how many occurrences went. */
+  redactTextCounting(text: string): Redacted<string> {
+    const compiled = this.#compile();
+    if (compiled === undefined) return { value: text, count: 0 };
+    if (compiled.short.has(text)) return { value: redactedText, count: 1 };
+    let count = 0;
     let result = text;
-    // Longest first, so a secret that contains another is removed whole.
-    for (const secret of [...this.#secrets].sort((a, b) => b.length - a.length)) {
-      if (secret.length >= minimumSecretLength) result = result.split(secret).join(redactedText);
+    if (compiled.substrings) {
+      result = result.replace(compiled.substrings, () => {
+        count++;
+        return redactedText;
+      });
     }
-    return result;
+    if (compiled.wholeValues) {
+      result = result.replace(compiled.wholeValues, (_match, before: string) => {
+        count++;
+        return `${before}${redactedText}`;
+      });
+    }
+    return { value: count === 0 ? text : result, count };
   }
 
   /** A copy of `error` with every secret removed from its message, stack, fields and causes. */
   redactError<T>(error: T): T {
-    if (this.#secrets.size === 0) return error;
-    return this.#redact(error, 0, new WeakMap()) as T;
+    if (this.size === 0) return error;
+    return this.#redact(error, 0, new WeakMap(), { count: 0 }) as T;
+  }
+
+  /**
+   * A copy of a plain result (objects, arrays, strings) with every secret removed from every
+   * string, and the number removed; `value` is the same object when there was nothing to remove.
+   */
+  redactValue<T>(value: T): Redacted<T> {
+    if (this.size === 0) return { value, count: 0 };
+    const counter = { count: 0 };
+    const redacted = this.#redact(value, 0, new WeakMap(), counter) as T;
+    return { value: counter.count === 0 ? value : redacted, count: counter.count };
+  }
+
+  /** Every substring-form secret, longest first: for byte-level redaction. */
+  substringSecrets(): readonly string[] {
+    return [...this.#secrets].sort((a, b) => b.length - a.length);
   }
 
   // --- Internal helpers ---
 
-  #redact(value: unknown, depth: number, seen: WeakMap<object, unknown>): unknown {
-    if (typeof value === 'string') return this.redactText(value);
+  #compile(): CompiledSecrets | undefined {
+    if (this.#compiledAt === this.#changes) return this.#compiled;
+    const secrets = this.substringSecrets();
+    const short = [...this.#shortSecrets].sort((a, b) => b.length - a.length);
+    this.#compiledAt = this.#changes;
+    this.#compiled =
+      secrets.length === 0 && short.length === 0
+        ? undefined
+        : {
+            // Longest first, so a secret that contains another is removed whole.
+            ...(secrets.length > 0 && { substrings: new RegExp(secrets.map(escapeRegExp).join('|'), 'g') }),
+            ...(short.length > 0 && {
+              wholeValues: new RegExp(
+                `((?:[:=]\\s*["']?)|(?:\\b(?:[Bb]earer|[Bb]asic)\\s+))(?:${short.map(escapeRegExp).join('|')})(?=$|["'\\s,;&}\\]])`,
+                'g',
+              ),
+            }),
+            short: new Set(short),
+          };
+    return this.#compiled;
+  }
+
+  #redact(
+    value: unknown,
+    depth: number,
+    seen: WeakMap<object, unknown>,
+    counter: { count: number },
+  ): unknown {
+    if (typeof value === 'string') {
+      const { value: redacted, count } = this.redactTextCounting(value);
+      counter.count += count;
+      return redacted;
+    }
     if (typeof value !== 'object' || value === null || depth > maximumDepth) return value;
     if (seen.has(value)) return seen.get(value);
     if (Array.isArray(value)) {
       const copy: unknown[] = [];
       seen.set(value, copy);
-      for (const item of value) copy.push(this.#redact(item, depth + 1, seen));
+      for (const item of value) copy.push(this.#redact(item, depth + 1, seen, counter));
       return copy;
     }
     const prototype = Object.getPrototypeOf(value) as object | null;
@@ -69,10 +162,10 @@ export class SecretRedactor {
     for (const key of Reflect.ownKeys(value)) {
       const descriptor = Object.getOwnPropertyDescriptor(value, key);
       if (!descriptor) continue;
-      if ('value' in descriptor) descriptor.value = this.#redact(descriptor.value, depth + 1, seen);
+      if ('value' in descriptor) descriptor.value = this.#redact(descriptor.value, depth + 1, seen, counter);
       else if (descriptor.get) {
         // An accessor (rare on errors) is read once and frozen into a redacted value.
-        descriptor.value = this.#redact(descriptor.get.call(value), depth + 1, seen);
+        descriptor.value = this.#redact(descriptor.get.call(value), depth + 1, seen, counter);
         delete descriptor.get;
         delete descriptor.set;
       }
@@ -80,4 +173,18 @@ export class SecretRedactor {
     }
     return copy;
   }
+}
+
+// --- Module helpers ---
+
+interface CompiledSecrets {
+  /** Every secret of 4+ characters, in every form, longest first. */
+  readonly substrings?: RegExp;
+  /** Short secrets as the value of a pair or an auth scheme; group 1 is what precedes them. */
+  readonly wholeValues?: RegExp;
+  readonly short: ReadonlySet<string>;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

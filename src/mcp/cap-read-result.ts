@@ -18,7 +18,11 @@ export interface ReadTruncation {
   readonly items: readonly TruncatedContent[];
 }
 
-export type CappedReadResult = ReadResourceResult & { readonly truncation?: ReadTruncation };
+export type CappedReadResult = ReadResourceResult & {
+  readonly truncation?: ReadTruncation;
+  /** How many occurrences of the server's credentials were removed from the contents. */
+  readonly redactions?: number;
+};
 
 /**
  * Keeps every content item (uri, mimeType, annotations, _meta) but at most `maxBytes` of
@@ -26,7 +30,10 @@ export type CappedReadResult = ReadResourceResult & { readonly truncation?: Read
  * fit whole is emptied, because half an image or archive is garbage, not a shorter one.
  * What was cut is reported in `truncation`, never silently.
  */
-export function capReadResult(result: ReadResourceResult, maxBytes: number): CappedReadResult {
+export function capReadResult(
+  result: ReadResourceResult & { readonly redactions?: number },
+  maxBytes: number,
+): CappedReadResult {
   let remaining = maxBytes;
   let originalBytes = 0;
   const items: TruncatedContent[] = [];

@@ -36,6 +36,7 @@ import {
 import { parseSkillEntry } from './parse-skill-entry.js';
 import { PrincipalSessions } from './principal-sessions.js';
 import { PromptCatalog } from './prompt-catalog.js';
+import { redactReadResult } from './redact-read-result.js';
 import {
   type McpServerRegistryOptions,
   type ResolvedRegistryOptions,
@@ -239,7 +240,8 @@ export class McpServerRegistry extends EventEmitter<RegistryEvents> implements S
       (client, request, traced) => client.readResource(traced({ uri: parsedUri }), request),
       parsedUri,
     );
-    const errorBody = connection.config.plainTextErrors ? detectErrorBody(result) : undefined;
+    const redacted = redactReadResult(result, connection.redactor);
+    const errorBody = connection.config.plainTextErrors ? detectErrorBody(redacted) : undefined;
     if (errorBody !== undefined) {
       throw new ContextError(
         'RESOURCE_ERROR_BODY',
@@ -250,7 +252,7 @@ export class McpServerRegistry extends EventEmitter<RegistryEvents> implements S
         },
       );
     }
-    return capReadResult(result, parsed.maxBytes ?? this.#options.maxReadBytes);
+    return capReadResult(redacted, parsed.maxBytes ?? this.#options.maxReadBytes);
   }
 
   /**
@@ -581,13 +583,17 @@ export class McpServerRegistry extends EventEmitter<RegistryEvents> implements S
   ): Promise<T> {
     const connection = this.#connection(server, options.principal);
     const timeout = options.timeoutMs ?? connection.config.requestTimeoutMs ?? this.#options.requestTimeoutMs;
-    return callOnSession(
+    const result = callOnSession(
       connection,
       operation,
       { signal: options.signal, timeout, telemetry: this.#options.telemetry },
       run,
       uri,
     );
+    // Whatever a server sends can echo a credential it was given: listings, prompts, tool
+    // results, instructions. A read is redacted by #readResource, before its byte cap.
+    if (operation === 'resources/read') return result;
+    return result.then((value) => connection.redactor.redactValue(value).value);
   }
 
   async #list<T>(

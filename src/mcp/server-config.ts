@@ -50,6 +50,12 @@ const commonServerSchema = z.strictObject({
    * body is treated as a failure, never injected as context.
    */
   plainTextErrors: z.boolean().default(true),
+  /**
+   * Every `env` value and header value is treated as a secret and redacted from errors, status,
+   * traces and content the server sends back. Names listed here (`NODE_ENV`, `X-Team`) hold
+   * values that are not secrets: they are left alone.
+   */
+  notSecret: z.array(z.string().min(1)).default([]),
 });
 
 // Strict, every one: a misspelt key (`"arg"`, `"comand"`) is an error naming it, never a

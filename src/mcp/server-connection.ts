@@ -7,6 +7,7 @@ import {
   ResourceListChangedNotificationSchema,
   ResourceUpdatedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import { configuredSecrets, type SecretBearingConfig } from '../credentials/configured-secrets.js';
 import type { CredentialSource } from '../credentials/credential-source.js';
 import type { AuthorizationAnswer, OAuthAuthorizer } from '../credentials/oauth-authorizer.js';
 import { resolveTransportAuth, type TransportAuth } from '../credentials/resolve-transport-auth.js';
@@ -119,14 +120,21 @@ export class ServerConnection {
     this.principal = principal;
     this.#options = options;
     this.#status = new ServerStatusRecord(name, transportKindOf(config));
+    for (const secret of configuredSecrets(config as SecretBearingConfig)) this.#redactor.add(secret);
   }
 
   get state(): ConnectionState {
     return this.#status.state;
   }
 
+  /** What the server sent (instructions, server info, errors) can echo a credential: not here. */
   status(): ServerStatus {
-    return this.#status.snapshot();
+    return this.#redactor.redactValue(this.#status.snapshot()).value;
+  }
+
+  /** Knows every credential of this server's config and sessions: removes them from what it sent. */
+  get redactor(): SecretRedactor {
+    return this.#redactor;
   }
 
   /** The transport's session id (Streamable HTTP `Mcp-Session-Id`) while a session is open. */
