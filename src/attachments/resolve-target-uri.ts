@@ -75,11 +75,12 @@ function checkUri(uri: string, field: string): string {
 /**
  * An argument is one value, never a path that walks: `..`, `.` or a separator next to them
  * (`../x`, `..%2Fx`, `..\\x`) would let a server that resolves paths serve something outside
- * what the template (and a grant on it) names.
+ * what the template (and a grant on it) names. `?` and `#` end a path segment too: reserved
+ * expansion (`{+path}`, RFC 6570 §3.2.3) passes them as they are, so `..?x` is a `..` segment.
  */
 function refuseClimbing(template: string, name: string, value: string): void {
   const decoded = value.replace(/%2e/gi, '.').replace(/%2f|%5c|\\/gi, '/');
-  if (decoded.split('/').some((segment) => segment === '..' || segment === '.')) {
+  if (decoded.split(/[/?#]/).some((segment) => segment === '..' || segment === '.')) {
     throw new ContextError(
       'INVALID_URI',
       `template ${template}: argument ${name} is a dot-segment path (${JSON.stringify(value)}); arguments cannot walk out of the template`,

@@ -1,5 +1,5 @@
 import { ContextError } from '../errors.js';
-import { escapeClosingTag, frameElement } from '../render/frame-element.js';
+import { escapeFrameTags, frameElement } from '../render/frame-element.js';
 import { escapeUntrustedText } from '../render/frame-resource.js';
 import type { InstructionsEntry } from '../types.js';
 import { fitRendering } from './fit-rendering.js';
@@ -142,7 +142,7 @@ export async function collectServerInstructions(
 
 /** Neither this frame's closing tag nor a resource frame's survives inside instructions. */
 function escapeInstructions(text: string): string {
-  return escapeClosingTag(escapeUntrustedText(text), frameTag);
+  return escapeFrameTags(escapeUntrustedText(text), frameTag);
 }
 
 function frame(server: string, body: string): string {

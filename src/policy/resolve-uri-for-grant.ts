@@ -7,6 +7,10 @@
  * - `plain`: no dot-segment even after decoding separators: the URI is matched as it is.
  * - `resolved`: it has dot-segments: it must match both as it is and resolved.
  * - `refused`: its `..` climb above the root of its path: no grant admits it.
+ *
+ * Empty segments (`//`) are dropped while resolving, as POSIX path resolution does: to a file
+ * server `/srv/public//../x` is `/srv/x`, although RFC 3986 keeps it under `public` (the `..`
+ * removes the empty segment). The view that climbs further decides.
  */
 export type GrantView =
   | { readonly kind: 'plain' }
@@ -22,7 +26,7 @@ export function resolveUriForGrant(uri: string): GrantView {
   const absolute = decoded.startsWith('/');
   for (const [index, segment] of segments.entries()) {
     if (index === 0 && absolute) continue;
-    if (segment === '.') continue;
+    if (segment === '.' || segment === '') continue;
     if (segment === '..') {
       if (output.length === 0) return { kind: 'refused', reason: `${uri} climbs above the root of its path` };
       output.pop();
@@ -30,9 +34,9 @@ export function resolveUriForGrant(uri: string): GrantView {
     }
     output.push(segment);
   }
-  // A trailing dot-segment names a directory: keep the slash (RFC 3986 §5.2.4, step 2).
+  // A trailing dot-segment or slash names a directory: keep the slash (RFC 3986 §5.2.4, step 2).
   const last = segments.at(-1);
-  const trailing = last === '.' || last === '..' ? '/' : '';
+  const trailing = last === '.' || last === '..' || last === '' ? '/' : '';
   const resolved = `${absolute ? '/' : ''}${output.join('/')}${output.length > 0 ? trailing : ''}`;
   return { kind: 'resolved', uri: `${prefix}${resolved}${suffix}` };
 }
@@ -56,11 +60,11 @@ function splitUri(uri: string): { prefix: string; path: string; suffix: string }
 
 /** `%2e`, `%2f`, `%5c` (also double-encoded as `%25…`) and `\` as a server that decodes them sees them. */
 function decodeSeparators(path: string): string {
+  // However many times a server decodes: every round shortens the text, so this ends.
   let decoded = path;
-  for (let round = 0; round < 4; round++) {
-    const next = decoded.replace(/%25(?=2e|2f|5c|25)/gi, '%');
-    if (next === decoded) break;
+  for (let next = decoded.replace(/%25(?=2e|2f|5c|25)/gi, '%'); next !== decoded; ) {
     decoded = next;
+    next = decoded.replace(/%25(?=2e|2f|5c|25)/gi, '%');
   }
   return decoded.replace(/%2e/gi, '.').replace(/%2f/gi, '/').replace(/%5c/gi, '/').replace(/\\/g, '/');
 }

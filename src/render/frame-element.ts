@@ -1,6 +1,6 @@
 import { neutralizeText } from './neutralize-text.js';
 
-const closingTagPatterns = new Map<string, RegExp>();
+const tagPatterns = new Map<string, RegExp>();
 
 /**
  * `<tag name="value" …>\nbody\n</tag>\n\n`, attribute values escaped and neutralized. The body
@@ -15,7 +15,7 @@ export function frameElement(
   body: string,
 ): string {
   const rendered = attributes.map(([name, value]) => ` ${name}="${escapeAttribute(value)}"`).join('');
-  return `<${tag}${rendered}>\n${escapeClosingTag(body, tag)}\n</${tag}>\n\n`;
+  return `<${tag}${rendered}>\n${escapeFrameTags(body, tag)}\n</${tag}>\n\n`;
 }
 
 /** `<tag name="value" …/>`, attribute values escaped: a reference that carries no body. */
@@ -24,16 +24,17 @@ export function emptyElement(tag: string, attributes: readonly (readonly [string
 }
 
 /**
- * Neutralises every spelling of `</tag` (any case, spaces around the slash) so framed content
- * cannot end its own frame and speak as the host.
+ * Neutralises every spelling of `</tag` and `<tag` (any case, spaces around the slash) so framed
+ * content can neither end its own frame and speak as the host, nor open a frame of its own
+ * inside it with provenance it made up (`<mcp-resource server="host" …>`).
  */
-export function escapeClosingTag(text: string, tag: string): string {
-  let pattern = closingTagPatterns.get(tag);
+export function escapeFrameTags(text: string, tag: string): string {
+  let pattern = tagPatterns.get(tag);
   if (!pattern) {
-    pattern = new RegExp(`<(\\s*)/(\\s*)${tag.replace(/[-/\\^$*+?.()|[\]{}]/g, '\\$&')}`, 'gi');
-    closingTagPatterns.set(tag, pattern);
+    pattern = new RegExp(`<(\\s*)(/?)(\\s*)${tag.replace(/[-/\\^$*+?.()|[\]{}]/g, '\\$&')}`, 'gi');
+    tagPatterns.set(tag, pattern);
   }
-  return text.replace(pattern, `&lt;$1/$2${tag}`);
+  return text.replace(pattern, `&lt;$1$2$3${tag}`);
 }
 
 // --- Internal helpers ---

@@ -34,6 +34,11 @@ describe('URI grants are compared on a normalized form', () => {
     'file:///srv/public/a/../../secret/keys.txt',
     'file:///srv/public/%252e%252e/secret/keys.txt',
     'file:///srv/public/../../../../etc/passwd',
+    // Found by fuzzing: to a POSIX path `//..` climbs out (RFC 3986 alone keeps it inside).
+    'file:///srv/public//../secret/keys.txt',
+    'file:///srv/public/docs//../../secret/keys.txt',
+    // However deep the encoding: a server may decode again at every layer.
+    'file:///srv/public/%25252525252e%25252525252e/secret/keys.txt',
   ])('a grant on file:///srv/public/** does not admit %s', (uri) => {
     expect(reads('files', uri)).toBe(false);
   });
@@ -43,6 +48,8 @@ describe('URI grants are compared on a normalized form', () => {
     'file:///srv/public/docs/../b.txt',
     'file:///srv/public/./c.txt',
     'file:///srv/public/name%2Fwith%2Fslashes.txt',
+    'file:///srv/public/docs//a.txt',
+    'file:///srv/public/docs/a//../b.txt',
   ])('it still admits %s, which stays inside', (uri) => {
     expect(reads('files', uri)).toBe(true);
   });
@@ -80,6 +87,19 @@ describe('template arguments cannot climb out', () => {
       }
       expect(ContextError.isInstance(caught)).toBe(true);
       expect(caught).toMatchObject({ code: 'INVALID_URI', field: 'arguments.name' });
+    },
+  );
+
+  it.each(['..?x=1', '..#top', '.?'])(
+    'a reserved expansion {+path} = %j, whose ? or # ends a `..` segment, is refused (found by fuzzing)',
+    (value) => {
+      expect(() =>
+        resolveTargetUri({
+          server: 'files',
+          template: 'file:///srv/public/{+path}',
+          arguments: { path: value },
+        }),
+      ).toThrow(expect.objectContaining({ code: 'INVALID_URI', field: 'arguments.path' }));
     },
   );
 
