@@ -18,6 +18,21 @@ describe('parseMediaType', () => {
     });
   });
 
+  it('reads quoted parameter values per RFC 9110: `;` inside quotes, backslash escapes (found by fuzzing)', () => {
+    expect(
+      parseMediaType('text/plain; title="a;b"; note="say \\"hi\\" \\\\ ok"; charset=utf-8'),
+    ).toMatchObject({
+      essence: 'text/plain',
+      parameters: { title: 'a;b', note: 'say "hi" \\ ok', charset: 'utf-8' },
+    });
+  });
+
+  it('keeps a parameter named __proto__ as a parameter, not a prototype', () => {
+    const parsed = parseMediaType('text/html; __proto__=x; profile=mcp-app');
+    expect(Object.hasOwn(parsed?.parameters ?? {}, '__proto__')).toBe(true);
+    expect(parsed?.parameters.profile).toBe('mcp-app');
+  });
+
   it('refuses what is not a media type', () => {
     expect(parseMediaType('json')).toBeUndefined();
     expect(parseMediaType('text/plain/extra')).toBeUndefined();
