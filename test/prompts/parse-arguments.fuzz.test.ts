@@ -1,8 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseKeyValues } from '../../src/cli/parse-key-values.js';
-import { UsageError } from '../../src/cli/usage-error.js';
 import { ContextError } from '../../src/errors.js';
+import { parsePromptArguments } from '../../src/prompts/parse-prompt-arguments.js';
 import { parsePromptCommand } from '../../src/prompts/parse-prompt-command.js';
 import { fuzzParameters } from '../support/fuzz-parameters.js';
 
@@ -46,9 +45,9 @@ const commandText = fc.oneof(
 );
 
 // Argument names as the parser takes them, with the names objects already have. Known gap,
-// left out here and reported (issue 12 fuzzing): `__proto__=x` is dropped silently by both
-// parsers (`result[key] = value` on a plain object sets no property); the unified parser
-// (issue 10) is to keep it (Object.fromEntries or a null-prototype object), then add it here.
+// left out here and reported (issue 12 fuzzing): `__proto__=x` (pairs or JSON) is dropped
+// silently (`result[key] = value` on a plain object sets no property); once
+// parsePromptArguments keeps it (Object.fromEntries or a null-prototype object), add it here.
 const keyArbitrary = fc.oneof(
   fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_.-]{0,8}$/).filter((key) => key !== '__proto__'),
   fc.constantFrom('constructor', 'toString', 'hasOwnProperty', 'valueOf'),
@@ -104,24 +103,35 @@ describe('fuzz: argument parsers', () => {
     );
   });
 
-  it('property: CLI key=value words parse or are a UsageError, and round-trip', () => {
+  it('property: parsePromptArguments, given text or shell words, parses or is INVALID_ARGUMENTS, never anything else', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.oneof(soup, fc.string({ unit: 'binary', maxLength: 12 })), { maxLength: 5 }),
-        (words) => {
+        fc.oneof(
+          commandText,
+          fc.array(fc.oneof(soup, fc.string({ unit: 'binary', maxLength: 12 })), { maxLength: 5 }),
+        ),
+        (input) => {
           try {
-            parseKeyValues(words);
+            parsePromptArguments(input);
           } catch (error) {
-            expect(error, String(error)).toBeInstanceOf(UsageError);
+            expect(ContextError.isInstance(error), String(error)).toBe(true);
+            expect((error as ContextError).code).toBe('INVALID_ARGUMENTS');
           }
         },
       ),
       fuzzParameters(2000),
     );
+  });
+
+  it('property: shell words key=value (spaces allowed in a bare word) round-trip', () => {
     fc.assert(
-      fc.property(argumentsArbitrary, (values) => {
-        const words = Object.entries(values).map(([key, value]) => `${key}=${value}`);
-        expect(parseKeyValues(words)).toEqual(values);
+      fc.property(argumentsArbitrary, fc.boolean(), (values, quoteAll) => {
+        const words = Object.entries(values).map(([key, value]) =>
+          !quoteAll && !/["']/.test(value)
+            ? `${key}=${value}`
+            : `${key}="${value.replace(/[\\"]/g, '\\$&')}"`,
+        );
+        expect(parsePromptArguments(words)).toEqual(values);
       }),
       fuzzParameters(1000),
     );
