@@ -20,7 +20,7 @@ import { createSoakTally, type MemoryPoint, memoryPoint } from './soak-tally.js'
  * Fails (exit 1) on an unhandled rejection or uncaught exception, on an untyped error
  * (`provide()` throwing, or a trace entry whose error is not a ContextError code, i.e.
  * `INTERNAL_ERROR`), when no turn completed, or when heap-after-GC grows between the end of
- * warm-up and the end by more than the tolerance: max(4 MiB, 10 %) — what the caches may
+ * warm-up and the end by more than the tolerance: max(8 MiB, 10 %) — what the caches may
  * still fill past warm-up — or when a server still holds more than two sessions (or two stdio
  * processes) at the end. RSS is reported, not judged (it follows the allocator, not leaks).
  * Needs `--expose-gc` (the npm script passes it). `SOAK_HEAP_SNAPSHOTS=1` writes a heap
@@ -93,7 +93,7 @@ async function main(argv: readonly string[]): Promise<number> {
   await fleet.close();
   const afterClose = memoryPoint('after close', true);
 
-  const toleranceBytes = Math.max(4 * 1024 * 1024, afterWarmUp.heapUsed * 0.1);
+  const toleranceBytes = Math.max(8 * 1024 * 1024, afterWarmUp.heapUsed * 0.1);
   const heapGrowth = atEnd.heapUsed - afterWarmUp.heapUsed;
   const report = tally.report({
     seconds,
