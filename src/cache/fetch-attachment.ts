@@ -106,6 +106,14 @@ export async function fetchAttachment(
             cache: 'bypass',
           } satisfies CacheRead),
     );
+    if (read.cache !== 'hit' && read.content.bytes >= yieldAboveBytes) {
+      // Fresh reads that arrive together are converted one per timer tick, so the turn deadline
+      // (a timer that is due first) fires between them; once it has, nothing more is converted
+      // for this turn. (setImmediate would not do: every immediate queued in one check phase
+      // runs before any timer.) A cache hit's conversion is normally kept: no wait for it.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      context.signal.throwIfAborted();
+    }
     const result = context.limits
       ? applyReadLimits(read.content.result, context.limits, attachment)
       : read.content.result;
@@ -156,6 +164,9 @@ export async function fetchAttachment(
 }
 
 // --- Internal helpers ---
+
+/** Content smaller than this converts in well under a millisecond: no yield before it. */
+const yieldAboveBytes = 64 * 1024;
 
 function toFailure(error: unknown, attachment: FetchTarget): ContextError {
   return ContextError.isInstance(error)

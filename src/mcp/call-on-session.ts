@@ -1,4 +1,5 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { inSpan, type Telemetry, withTraceContext } from '../trace/telemetry.js';
 import { isSessionGone } from './classify-transport-error.js';
 import { raceAbort } from './race-abort.js';
@@ -7,6 +8,13 @@ import { sessionIdOf } from './session-id-of.js';
 import { toContextError } from './to-context-error.js';
 
 export type SessionRequest = { signal?: AbortSignal; timeout: number };
+
+/** How long a call may take, and whether that includes connecting (the caller set its own timeout). */
+export interface CallBounds {
+  readonly signal?: AbortSignal;
+  readonly timeout: number;
+  readonly timeoutCoversConnect?: boolean;
+}
 
 /** Adds the request span's trace context to params as `_meta` (identity without telemetry). */
 export type Traced = {
@@ -41,7 +49,7 @@ const idempotent = new Set([
 export async function callOnSession<T>(
   connection: ServerConnection,
   operation: string,
-  options: { readonly signal?: AbortSignal; readonly timeout: number; readonly telemetry?: Telemetry },
+  options: CallBounds & { readonly telemetry?: Telemetry },
   run: (client: Client, request: SessionRequest, traced: Traced) => Promise<T>,
   uri?: string,
 ): Promise<T> {
@@ -86,16 +94,22 @@ export async function callOnSession<T>(
 async function send<T>(
   connection: ServerConnection,
   operation: string,
-  options: { readonly signal?: AbortSignal; readonly timeout: number },
+  options: CallBounds,
   run: (client: Client, request: SessionRequest, traced: Traced) => Promise<T>,
   traced: Traced,
 ): Promise<T> {
   connection.statusRecord.update({ lastUsedAt: new Date().toISOString() });
-  const request = { signal: options.signal, timeout: options.timeout };
   try {
     options.signal?.throwIfAborted();
-    // Connecting is not abortable in the SDK: race it, so a hung server cannot outlive the caller.
-    const client = await raceAbort(connection.client(), options.signal);
+    const started = performance.now();
+    const client = await connectWithin(connection, options);
+    // A caller's own timeout bounds the whole call, connecting included: the request gets what is left.
+    const request = {
+      signal: options.signal,
+      timeout: options.timeoutCoversConnect
+        ? Math.max(1, Math.round(options.timeout - (performance.now() - started)))
+        : options.timeout,
+    };
     const carriedSessionId = sessionIdOf(client) !== undefined;
     try {
       return await run(client, request, traced);
@@ -103,7 +117,7 @@ async function send<T>(
       if (options.signal?.aborted || !isSessionGone(error, carriedSessionId)) throw error;
       connection.invalidate(client);
       if (!idempotent.has(operation)) throw error;
-      return await run(await raceAbort(connection.client(), options.signal), request, traced);
+      return await run(await connectWithin(connection, options), request, traced);
     }
   } catch (error) {
     const failure = toContextError(connection.redactError(error), {
@@ -113,5 +127,27 @@ async function send<T>(
     });
     if (failure.code !== 'ABORTED') connection.statusRecord.recordError(failure);
     throw failure;
+  }
+}
+
+/**
+ * The session, within the caller's signal and — when the caller set its own timeout — within
+ * that timeout: connecting is shared by every caller and not abortable per caller in the SDK, so
+ * it is raced, and a server that never answers initialize costs a call no more than its timeout
+ * (a RequestTimeout, as the SDK reports a slow request). Without a timeout of its own a call
+ * waits for the connect, which has its own timeout (an `auto` fallback may take two).
+ */
+async function connectWithin(connection: ServerConnection, options: CallBounds): Promise<Client> {
+  if (!options.timeoutCoversConnect) return raceAbort(connection.client(), options.signal);
+  const timer = AbortSignal.timeout(options.timeout);
+  const wait = options.signal ? AbortSignal.any([options.signal, timer]) : timer;
+  try {
+    return await raceAbort(connection.client(), wait);
+  } catch (error) {
+    if (!timer.aborted || options.signal?.aborted) throw error;
+    throw new McpError(
+      ErrorCode.RequestTimeout,
+      `no session within ${options.timeout} ms (the server has not answered initialize)`,
+    );
   }
 }

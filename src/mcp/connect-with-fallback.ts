@@ -24,10 +24,11 @@ export async function connectWithFallback(
   createClient: () => Client,
   timeoutMs: number,
   auth?: TransportAuth,
+  signal?: AbortSignal,
 ): Promise<OpenedSession> {
   const kind = transportKindOf(config);
   if (kind !== 'auto') {
-    return { client: await connectOnce(createClient, config, timeoutMs, auth), transport: kind };
+    return { client: await connectOnce(createClient, config, timeoutMs, auth, signal), transport: kind };
   }
   const remote = config as Extract<McpServerConfig, { url: string }>;
   let streamable: Client | undefined;
@@ -37,15 +38,17 @@ export async function connectWithFallback(
   };
   try {
     return {
-      client: await connectOnce(createStreamable, { ...remote, type: 'http' }, timeoutMs, auth),
+      client: await connectOnce(createStreamable, { ...remote, type: 'http' }, timeoutMs, auth, signal),
       transport: 'http',
     };
   } catch (error) {
     // Client.connect has stored the server's info only if initialize succeeded.
-    if (!shouldFallBackToSse(error, streamable?.getServerVersion() !== undefined)) throw error;
+    if (signal?.aborted || !shouldFallBackToSse(error, streamable?.getServerVersion() !== undefined)) {
+      throw error;
+    }
     const reason = error instanceof Error ? error.message : String(error);
     try {
-      const client = await connectOnce(createClient, { ...remote, type: 'sse' }, timeoutMs, auth);
+      const client = await connectOnce(createClient, { ...remote, type: 'sse' }, timeoutMs, auth, signal);
       return { client, transport: 'sse', fallbackReason: reason };
     } catch (sseError) {
       const message = sseError instanceof Error ? sseError.message : String(sseError);
@@ -67,12 +70,15 @@ async function connectOnce(
   config: McpServerConfig,
   timeoutMs: number,
   auth: TransportAuth | undefined,
+  signal: AbortSignal | undefined,
 ): Promise<Client> {
   for (let attempt = 0; ; attempt++) {
     const client = createClient();
     try {
       const transport = await createTransport(config, auth);
-      await client.connect(transport, { timeout: timeoutMs });
+      // `signal` aborts the initialize request; the SDK then closes the transport (a child
+      // process is ended, an HTTP request cancelled).
+      await client.connect(transport, { timeout: timeoutMs, ...(signal && { signal }) });
       return client;
     } catch (error) {
       await client.close().catch(() => undefined);

@@ -586,7 +586,13 @@ export class McpServerRegistry extends EventEmitter<RegistryEvents> implements S
     const result = callOnSession(
       connection,
       operation,
-      { signal: options.signal, timeout, telemetry: this.#options.telemetry },
+      {
+        signal: options.signal,
+        timeout,
+        // A timeout the caller set (a turn's read timeout) bounds the call, connecting included.
+        timeoutCoversConnect: options.timeoutMs !== undefined,
+        telemetry: this.#options.telemetry,
+      },
       run,
       uri,
     );

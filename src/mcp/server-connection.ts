@@ -18,6 +18,7 @@ import { httpStatusOf } from './classify-transport-error.js';
 import { connectWithFallback, transportKindOf } from './connect-with-fallback.js';
 import { createEndpointFetch } from './create-endpoint-fetch.js';
 import { checkEndpoint, type EndpointPolicy } from './endpoint-policy.js';
+import { raceAbort } from './race-abort.js';
 import type { ReconnectPolicy } from './reconnect-schedule.js';
 import { nextReconnectDelay } from './reconnect-schedule.js';
 import type { McpServerConfig } from './server-config.js';
@@ -101,6 +102,8 @@ export class ServerConnection {
   /** Every credential this server's sessions have used, kept out of errors and statuses. */
   readonly #redactor = new SecretRedactor();
   #closed = false;
+  /** Aborted by close(): ends a connect in flight (an unanswered initialize included). */
+  readonly #lifetime = new AbortController();
   #connecting: Promise<Client> | undefined;
   #client: Client | undefined;
   #reconnectTimer: NodeJS.Timeout | undefined;
@@ -222,6 +225,7 @@ export class ServerConnection {
   /** Closes the session and stops reconnecting; no timer or handle is left behind. */
   async close(): Promise<void> {
     this.#closed = true;
+    this.#lifetime.abort(this.#closedError());
     clearTimeout(this.#reconnectTimer);
     this.#reconnectTimer = undefined;
     this.#status.update({ state: 'closed' });
@@ -238,18 +242,24 @@ export class ServerConnection {
     let opened: Awaited<ReturnType<typeof connectWithFallback>>;
     try {
       let auth: TransportAuth | undefined;
+      const signal = this.#lifetime.signal;
       if ('url' in this.config) {
-        await checkEndpoint(this.config.url, this.#options.endpointPolicy, this.name);
-        auth = await this.#resolveAuth(this.config);
+        await raceAbort(checkEndpoint(this.config.url, this.#options.endpointPolicy, this.name), signal);
+        auth = await raceAbort(this.#resolveAuth(this.config), signal);
       }
       const timeout = this.config.requestTimeoutMs ?? this.#options.connectTimeoutMs;
-      opened = await connectWithFallback(this.config, () => this.#createClient(), timeout, auth);
+      opened = await connectWithFallback(this.config, () => this.#createClient(), timeout, auth, signal);
       // A server that drops the session as soon as initialize is answered (a crash loop) has
       // closed it before `onclose` below is ours: that is a failed connect, not a session.
       if (opened.client.transport === undefined) {
         throw new Error('the server closed the session right after initialize');
       }
     } catch (thrown) {
+      if (this.#closed) {
+        this.#connecting = undefined;
+        this.#status.update({ state: 'closed' });
+        throw this.#closedError();
+      }
       // A server or proxy may echo request headers in its error body: no credential goes further.
       const error = this.#redactor.redactError(thrown);
       const failure =

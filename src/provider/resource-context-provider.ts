@@ -17,6 +17,7 @@ import type { SubscriptionFailure } from '../cache/pin-subscriptions.js';
 import type { ConverterRegistry } from '../convert/converter-registry.js';
 import { ContextError } from '../errors.js';
 import type { McpServerRegistry } from '../mcp/mcp-server-registry.js';
+import { raceAbort } from '../mcp/race-abort.js';
 import type { Skill } from '../mcp/skill-schemas.js';
 import { parseOptions } from '../options/parse-options.js';
 import type { AccessPolicy } from '../policy/access-policy.js';
@@ -212,10 +213,17 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
     this.#keepSubscribed(turn, authorized);
 
     // 3 fetch, 4 convert: concurrently per attachment, bounded by the turn deadline
+    // Each is raced against the turn's signal: whatever a step still awaits (a connect, a
+    // skill entry, a conversion behind others), its attachment is TURN_DEADLINE when time is up.
     const fetched = await Promise.all(
       authorized.map((item, index) =>
-        spans.inAttachment(index, undefined, () =>
-          this.#fetch(item.attachment, item.access, turn, signal, deadline, spans.telemetry),
+        untilTurnEnds(
+          spans.inAttachment(index, undefined, () =>
+            this.#fetch(item.attachment, item.access, turn, signal, deadline, spans.telemetry),
+          ),
+          item.attachment,
+          signal,
+          this.#turnDeadlineMs,
         ),
       ),
     );
@@ -473,6 +481,36 @@ function capSkills<Item extends { attachment: ResolvedAttachment; access: Access
         fate: { kind: 'failed', status: 'error', error, cache: 'bypass', durationMs: 0 },
       },
     };
+  });
+}
+
+/**
+ * The attachment's outcome, or — as soon as the turn's signal aborts (deadline or host) — a
+ * TURN_DEADLINE timeout for it; what was still running goes on in the background (a shared read
+ * still fills the cache).
+ */
+function untilTurnEnds(
+  outcome: Promise<TurnItem>,
+  attachment: ResolvedAttachment,
+  signal: AbortSignal,
+  deadlineMs: number,
+): Promise<TurnItem> {
+  const started = performance.now();
+  return raceAbort(outcome, signal).catch((error: unknown) => {
+    if (!signal.aborted) throw error;
+    const failure = new ContextError(
+      'TURN_DEADLINE',
+      `${attachment.uri} was not ready by the turn deadline (${deadlineMs} ms)`,
+      { server: attachment.server },
+    );
+    const fate = {
+      kind: 'failed',
+      status: 'timeout',
+      error: failure,
+      cache: 'miss',
+      durationMs: performance.now() - started,
+    } as const;
+    return { attachment, fate };
   });
 }
 
