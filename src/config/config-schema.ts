@@ -10,6 +10,7 @@ const registryFileSettings = {
   maxPages: registrySettingsShape.maxPages.unwrap().optional(),
   maxItems: registrySettingsShape.maxItems.unwrap().optional(),
   maxReadBytes: registrySettingsShape.maxReadBytes.unwrap().optional(),
+  maxResponseBytes: registrySettingsShape.maxResponseBytes,
   reconnect: registrySettingsShape.reconnect.unwrap().optional(),
   principalSessions: registrySettingsShape.principalSessions.unwrap().optional(),
   endpointPolicy: registrySettingsShape.endpointPolicy.unwrap().optional(),
@@ -22,8 +23,8 @@ export const registrySettingKeys = Object.keys(registryFileSettings) as (keyof t
  * The shape of `mcp-context.json`. Every section is the library's own schema (nothing here
  * restates a rule): `budget`, `serverInstructions`, `readTimeoutMs`, `turnDeadlineMs` and
  * `skills` are the ResourceContextProvider's, `cache` is the ContentCache's, and
- * `requestTimeoutMs`, `maxPages`, `maxItems`, `maxReadBytes`, `reconnect`, `principalSessions`,
- * `endpointPolicy` are the McpServerRegistry's. Server entries and bindings are
+ * `requestTimeoutMs`, `maxPages`, `maxItems`, `maxReadBytes`, `maxResponseBytes`, `reconnect`,
+ * `principalSessions`, `endpointPolicy` are the McpServerRegistry's. Server entries and bindings are
  * only checked for shape here: the McpServerRegistry and the AccessPolicy validate them (see
  * parse-context-config.ts), so the file accepts exactly what the library accepts.
  */

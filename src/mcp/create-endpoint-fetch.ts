@@ -2,6 +2,7 @@ import type { LookupFunction } from 'node:net';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { createMtlsAgent, createMtlsFetch, type MtlsOptions } from '../credentials/create-mtls-fetch.js';
 import { sendNodeRequest } from '../credentials/send-node-request.js';
+import { capResponseBody, requestIdsOf } from './cap-response-body.js';
 import {
   type CheckedAddress,
   checkEndpointAddresses,
@@ -15,6 +16,8 @@ export interface EndpointFetchOptions {
   readonly server: string;
   /** Present a TLS client certificate (mTLS). */
   readonly tls?: MtlsOptions;
+  /** Most bytes of one response body (one event of an event stream) read: `capResponseBody`. */
+  readonly maxResponseBytes?: number;
 }
 
 /** Redirects a followed request may take (as browsers and undici allow). */
@@ -29,6 +32,21 @@ const redirectStatuses = new Set([301, 302, 303, 307, 308]);
  * address that was checked, so DNS cannot answer differently in between (rebinding).
  */
 export function createEndpointFetch(options: EndpointFetchOptions): FetchLike {
+  const maxBytes = options.maxResponseBytes;
+  if (maxBytes === undefined) return createCheckedFetch(options);
+  const checked = createCheckedFetch(options);
+  // Every body is read through the cap: a server cannot make the client hold more, whatever it sends.
+  return async (input, init) =>
+    capResponseBody(
+      await checked(input, init),
+      { maxBytes, server: options.server },
+      requestIdsOf(init?.body),
+    );
+}
+
+// --- Internal helpers ---
+
+function createCheckedFetch(options: EndpointFetchOptions): FetchLike {
   if (!restrictsEndpoints(options.policy)) {
     return options.tls === undefined ? (url, init) => fetch(url, init) : createMtlsFetch(options.tls);
   }
@@ -62,8 +80,6 @@ export function createEndpointFetch(options: EndpointFetchOptions): FetchLike {
     }
   };
 }
-
-// --- Internal helpers ---
 
 /** Resolves the host name to the checked addresses only (both lookup call shapes Node uses). */
 function pinnedLookup(addresses: readonly CheckedAddress[]): LookupFunction {

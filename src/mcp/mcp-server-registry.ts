@@ -82,6 +82,13 @@ export class McpServerRegistry extends EventEmitter<RegistryEvents> implements S
   constructor(options: McpServerRegistryOptions) {
     super();
     this.#options = parseOptions(registryOptionsSchema, options, 'options');
+    if (this.maxResponseBytes < this.#options.maxReadBytes) {
+      throw new ContextError(
+        'INVALID_OPTION',
+        `options.maxResponseBytes (${this.maxResponseBytes}) is below options.maxReadBytes (${this.#options.maxReadBytes}): no read could reach its cap`,
+        { field: 'maxResponseBytes', value: this.maxResponseBytes },
+      );
+    }
     const sinks = this.#options.audit === undefined ? [] : [this.#options.audit].flat();
     this.#audit =
       sinks.length === 0
@@ -104,6 +111,7 @@ export class McpServerRegistry extends EventEmitter<RegistryEvents> implements S
         reconnect: this.#options.reconnect,
         endpointPolicy: this.#options.endpointPolicy,
         connectTimeoutMs: this.#options.requestTimeoutMs,
+        maxResponseBytes: this.maxResponseBytes,
         notify,
         ...(this.#options.credentials !== undefined && { credentials: this.#options.credentials }),
         ...(this.#options.authorizer !== undefined && { authorizer: this.#options.authorizer }),
@@ -117,6 +125,11 @@ export class McpServerRegistry extends EventEmitter<RegistryEvents> implements S
         this.#perUser.set(name, new PrincipalSessions(create, this.#options.principalSessions));
       }
     }
+  }
+
+  /** The most bytes of one HTTP response body (one event of a stream) a session reads. */
+  get maxResponseBytes(): number {
+    return this.#options.maxResponseBytes ?? 2 * this.#options.maxReadBytes + 1024 * 1024;
   }
 
   /** The most content bytes one read keeps unless a call asks for fewer (`maxReadBytes`). */

@@ -25,6 +25,12 @@ export const registrySettingsShape = {
     .positive()
     .default(8 * 1024 * 1024),
   /**
+   * Most bytes of one HTTP response body (of one event, on an event stream) a remote server's
+   * session reads; past it reading stops (LIMIT_EXCEEDED). Default: twice `maxReadBytes` plus
+   * 1 MiB — base64 and JSON escaping, and the JSON-RPC envelope. At least `maxReadBytes`.
+   */
+  maxResponseBytes: z.number().int().positive().optional(),
+  /**
    * Reopening closed sessions: 1 s, 2 s, 4 s … capped at 30 s, with jitter; after 8 consecutive
    * failures the server is `failed` and tried every 5 min (or on `reconnect(name)`).
    */

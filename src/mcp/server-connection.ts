@@ -54,6 +54,8 @@ export interface ConnectionOptions {
   readonly endpointPolicy: EndpointPolicy;
   /** Timeout of the initialize handshake, in milliseconds. */
   readonly connectTimeoutMs: number;
+  /** Most bytes of one HTTP response body (one event of a stream) read from a remote server. */
+  readonly maxResponseBytes?: number;
   readonly notify: (event: ConnectionEvent) => void;
   /** Where `{ secret: "name" }` references in `auth` are looked up. */
   readonly credentials?: CredentialSource;
@@ -405,7 +407,14 @@ export class ServerConnection {
       serverUrl: config.url,
       redactor: this.#redactor,
       fetchFor: (tls) =>
-        createEndpointFetch({ policy, server: this.name, ...(tls !== undefined && { tls }) }),
+        createEndpointFetch({
+          policy,
+          server: this.name,
+          ...(tls !== undefined && { tls }),
+          ...(this.#options.maxResponseBytes !== undefined && {
+            maxResponseBytes: this.#options.maxResponseBytes,
+          }),
+        }),
       ...(this.principal !== undefined && { principal: this.principal }),
       ...(this.#options.authorizer !== undefined && { authorizer: this.#options.authorizer }),
       ...(this.#options.credentials !== undefined && { credentials: this.#options.credentials }),

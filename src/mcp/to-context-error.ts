@@ -1,5 +1,6 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { ContextError, type ContextErrorCode } from '../errors.js';
+import { responseTooLargeCode } from './cap-response-body.js';
 import { oneLine, summarizeFailure } from './summarize-failure.js';
 
 /** MCP spec (server/resources, "Error Handling"): resource not found is -32002. */
@@ -30,7 +31,12 @@ export function toContextError(error: unknown, context: OperationContext): Conte
     return new ContextError(
       code,
       `${where} failed: ${oneLine(withoutRepeatedPrefix(error.message), 200)}`,
-      { server: context.server, rpcCode: error.code, rpcData: error.data },
+      {
+        server: context.server,
+        rpcCode: error.code,
+        rpcData: error.data,
+        ...(code === 'LIMIT_EXCEEDED' && { field: 'maxResponseBytes' }),
+      },
       error,
     );
   }
@@ -58,6 +64,8 @@ function codeFor(rpcCode: number, context: OperationContext): ContextErrorCode {
     return context.operation === 'resources/read' ? 'READ_TIMEOUT' : 'REQUEST_TIMEOUT';
   }
   if (rpcCode === ErrorCode.ConnectionClosed) return 'SESSION_CLOSED';
+  // Set by the client itself (capResponseBody) when it stopped reading an oversized event.
+  if (rpcCode === responseTooLargeCode) return 'LIMIT_EXCEEDED';
   if (rpcCode === RESOURCE_NOT_FOUND) return 'RESOURCE_NOT_FOUND';
   // Some servers answer an unknown resource with "invalid params" instead of -32002.
   // Skills extension, "Getting a Skill": an unknown skill is -32602 as well.
