@@ -74,19 +74,41 @@ async function connectOnce(
 ): Promise<Client> {
   for (let attempt = 0; ; attempt++) {
     const client = createClient();
+    // The child of a stdio transport, noted when the signal aborts (the SDK forgets it as it
+    // starts closing, and gives it 2 s after stdin ends on an unref'd timer: a host that exits
+    // right after close() would leave a server that never answered initialize running).
+    let child: unknown;
+    const noteChild = () => {
+      child = (transport as { pid?: unknown } | undefined)?.pid;
+    };
+    let transport: Awaited<ReturnType<typeof createTransport>> | undefined;
+    signal?.addEventListener('abort', noteChild, { once: true });
     try {
-      const transport = await createTransport(config, auth);
-      // `signal` aborts the initialize request; the SDK then closes the transport (a child
-      // process is ended, an HTTP request cancelled).
+      transport = await createTransport(config, auth);
+      // `signal` aborts the initialize request; the SDK then closes the transport (an HTTP
+      // request is cancelled, a child's stdin ended).
       await client.connect(transport, { timeout: timeoutMs, ...(signal && { signal }) });
       return client;
     } catch (error) {
       await client.close().catch(() => undefined);
+      if (signal?.aborted) endChildProcess(child ?? (transport as { pid?: unknown } | undefined)?.pid);
       // A pooled keep-alive socket the server closed (e.g. it restarted) fails the first
       // request; initialize has no effect yet, so it is safe to send once more.
       if (attempt === 0 && isStaleSocket(error)) continue;
       throw error;
+    } finally {
+      signal?.removeEventListener('abort', noteChild);
     }
+  }
+}
+
+/** Ends a stdio transport's child process (`pid` is null or absent for any other transport). */
+function endChildProcess(pid: unknown): void {
+  if (typeof pid !== 'number') return;
+  try {
+    process.kill(pid, 'SIGTERM');
+  } catch {
+    // Already gone.
   }
 }
 
