@@ -49,11 +49,6 @@ interface TurnCase {
   readonly policy?: AccessPolicyOptions;
   /** Registry options beside the servers (reconnect policy). */
   readonly registry?: WorldOptions['registry'];
-  /**
-   * Set while the behaviour this case guarantees has not landed: the case is listed as skipped,
-   * its name saying what it waits for (checked to pass against that work's branch).
-   */
-  readonly pendingOn?: string;
   /** Close the registry right after the first turn, while the faulty server's connect is pending. */
   readonly closeWhilePending?: boolean;
   /** Further facts this case guarantees. */
@@ -235,9 +230,8 @@ const cases: TurnCase[] = [
     name: 'a 200 MB answer streamed as fast as it is read stops being read past maxResponseBytes',
     transport: 'http',
     fault: { kind: 'stream', bytes: 200 * 1024 * 1024 },
-    registry: { maxReadBytes: 1024 * 1024, maxResponseBytes: 3 * 1024 * 1024 } as WorldOptions['registry'],
+    registry: { maxReadBytes: 1024 * 1024, maxResponseBytes: 3 * 1024 * 1024 },
     expected: { status: 'error', code: 'LIMIT_EXCEEDED' },
-    pendingOn: 'issue 12 item 7, the streaming byte cap (maxResponseBytes)',
     check: (_result, world) => expect(world.fixture.bytesSent()).toBeLessThan(40 * 1024 * 1024),
   },
   ...allTransports.map(
@@ -252,7 +246,6 @@ const cases: TurnCase[] = [
       expected: { status: 'timeout', code: /^(TURN_DEADLINE|READ_TIMEOUT|CONNECT_TIMEOUT)$/ },
       recovers: false,
       closeWhilePending: true,
-      pendingOn: 'issue 12 item 5, close() aborting a pending initialize',
     }),
   ),
 
@@ -498,50 +491,45 @@ describe('fault matrix: turns', () => {
   for (const testCase of cases) {
     const uri = testCase.uri ?? x;
     const name = `${testCase.group}: ${testCase.name} [${testCase.transport}]`;
-    const run = testCase.pendingOn === undefined ? it.concurrent : it.skip;
-    run(
-      testCase.pendingOn === undefined ? name : `${name} — PENDING: ${testCase.pendingOn}`,
-      async ({ expect }) => {
-        const world = await startFaultWorld({
-          transport: testCase.transport,
-          server: { ...testCase.server, resources: testCase.fault ? { [uri]: testCase.fault } : {} },
-          ...(testCase.limits && { limits: testCase.limits }),
-          ...(testCase.config && { config: testCase.config }),
-          ...(testCase.policy && { policy: testCase.policy }),
-          ...(testCase.registry && { registry: testCase.registry }),
+    it.concurrent(name, async ({ expect }) => {
+      const world = await startFaultWorld({
+        transport: testCase.transport,
+        server: { ...testCase.server, resources: testCase.fault ? { [uri]: testCase.fault } : {} },
+        ...(testCase.limits && { limits: testCase.limits }),
+        ...(testCase.config && { config: testCase.config }),
+        ...(testCase.policy && { policy: testCase.policy }),
+        ...(testCase.registry && { registry: testCase.registry }),
+      });
+      try {
+        const first = await world.turn([uri], {
+          ...(testCase.maxTokens !== undefined && { maxTokens: testCase.maxTokens }),
         });
-        try {
-          const first = await world.turn([uri], {
-            ...(testCase.maxTokens !== undefined && { maxTokens: testCase.maxTokens }),
-          });
-          expect(entryOf(first, 'healthy', healthyUri).status).toBe('injected');
-          expect(renderedText(first)).toContain(healthyText);
-          const faulty = entryOf(first, 'faulty', uri);
-          const { status, code } = testCase.expected;
-          if (status instanceof RegExp) expect(faulty.status).toMatch(status);
-          else expect(faulty.status, JSON.stringify(faulty.error)).toBe(status);
-          if (code instanceof RegExp) expect(faulty.error?.code).toMatch(code);
-          else if (code !== undefined) expect(faulty.error?.code).toBe(code);
-          if (faulty.error) expect(faulty.error.message).not.toMatch(/\n/);
-          await testCase.check?.(first, world);
-          if (testCase.closeWhilePending) return;
+        expect(entryOf(first, 'healthy', healthyUri).status).toBe('injected');
+        expect(renderedText(first)).toContain(healthyText);
+        const faulty = entryOf(first, 'faulty', uri);
+        const { status, code } = testCase.expected;
+        if (status instanceof RegExp) expect(faulty.status).toMatch(status);
+        else expect(faulty.status, JSON.stringify(faulty.error)).toBe(status);
+        if (code instanceof RegExp) expect(faulty.error?.code).toMatch(code);
+        else if (code !== undefined) expect(faulty.error?.code).toBe(code);
+        if (faulty.error) expect(faulty.error.message).not.toMatch(/\n/);
+        await testCase.check?.(first, world);
+        if (testCase.closeWhilePending) return;
 
-          const second = await world.laterTurn([okUri]);
-          expect(entryOf(second, 'healthy', healthyUri).status).toBe('injected');
-          const recovered = entryOf(second, 'faulty', okUri);
-          if (testCase.recovers === false) expect(recovered.error?.code ?? recovered.status).toBeTruthy();
-          else {
-            expect(recovered.status, JSON.stringify(recovered.error)).toBe('injected');
-            expect(renderedText(second)).toContain(okText);
-          }
-        } finally {
-          await world.close();
+        const second = await world.laterTurn([okUri]);
+        expect(entryOf(second, 'healthy', healthyUri).status).toBe('injected');
+        const recovered = entryOf(second, 'faulty', okUri);
+        if (testCase.recovers === false) expect(recovered.error?.code ?? recovered.status).toBeTruthy();
+        else {
+          expect(recovered.status, JSON.stringify(recovered.error)).toBe('injected');
+          expect(renderedText(second)).toContain(okText);
         }
-        expect(watcher.problems).toEqual([]);
-        // A stdio child starts through tsx: seconds each on a loaded machine, and some cases start several.
-      },
-      120_000,
-    );
+      } finally {
+        await world.close();
+      }
+      expect(watcher.problems).toEqual([]);
+      // A stdio child starts through tsx: seconds each on a loaded machine, and some cases start several.
+    }, 120_000);
   }
 });
 
