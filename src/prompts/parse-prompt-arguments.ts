@@ -23,7 +23,7 @@ export function parsePromptArguments(input: string | readonly string[]): Record<
   }
   const words = input.filter((word) => word.trim() !== '');
   if (words[0]?.trimStart().startsWith('{')) return parseJson(words.join(' '));
-  const result: Record<string, string> = {};
+  const result = emptyArguments();
   for (const word of words) {
     for (const [key, value] of Object.entries(parsePairs(word, 'end'))) {
       if (Object.hasOwn(result, key)) throw invalid(`argument "${key}" is given twice`, word, key);
@@ -45,7 +45,7 @@ function parseJson(text: string): Record<string, string> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw invalid('JSON arguments must be an object', text);
   }
-  const result: Record<string, string> = {};
+  const result = emptyArguments();
   for (const [key, entry] of Object.entries(value)) {
     if (typeof entry === 'string') result[key] = entry;
     else if (typeof entry === 'number' || typeof entry === 'boolean') result[key] = String(entry);
@@ -56,7 +56,7 @@ function parseJson(text: string): Record<string, string> {
 
 /** `bareUntil`: a bare value ends at whitespace (typed text) or at the end (one shell word). */
 function parsePairs(text: string, bareUntil: 'whitespace' | 'end'): Record<string, string> {
-  const result: Record<string, string> = {};
+  const result = emptyArguments();
   let position = 0;
   while (position < text.length) {
     while (position < text.length && /\s/.test(text[position] ?? '')) position++;
@@ -116,6 +116,11 @@ function readValue(
     value += character;
   }
   throw invalid(`argument "${key}": the quote opened at position ${start} is never closed`, text, key);
+}
+
+/** A null-prototype record, so an argument named `__proto__` is kept as data, not dropped. */
+function emptyArguments(): Record<string, string> {
+  return Object.create(null) as Record<string, string>;
 }
 
 function invalid(message: string, value: string, field?: string): ContextError {

@@ -42,6 +42,16 @@ describe('parsePromptArguments (the one argument parser of the library and the C
     );
   });
 
+  it('keeps an argument named __proto__ as data in every form (never dropped, never a prototype)', () => {
+    for (const input of ['__proto__=x a=1', ['__proto__=x', 'a=1'], '{"__proto__": "x", "a": 1}']) {
+      const parsed = parsePromptArguments(input);
+      expect(Object.keys(parsed).sort()).toEqual(['__proto__', 'a']);
+      expect(Object.hasOwn(parsed, '__proto__')).toBe(true);
+      expect(parsed.__proto__).toBe('x');
+      expect(JSON.parse(JSON.stringify(parsed))).toEqual(JSON.parse('{"__proto__": "x", "a": "1"}'));
+    }
+  });
+
   it.each([
     ['city="unterminated', 'argument "city": the quote opened at position 5 is never closed', 'city'],
     [['city="unterminated'], 'argument "city": the quote opened at position 5 is never closed', 'city'],
