@@ -5,6 +5,7 @@
 
 export type { AttachmentStore } from './attachments/attachment-store.js';
 export { MemoryAttachmentStore } from './attachments/memory-attachment-store.js';
+export type { PinCapOptions } from './attachments/pin-cap-floor.js';
 export { resolveTargetUri } from './attachments/resolve-target-uri.js';
 export type { AuditActor, AuditRecord, AuditSink, AuditStatus } from './audit/audit-record.js';
 export { JsonlAuditSink } from './audit/jsonl-audit-sink.js';
@@ -18,6 +19,7 @@ export {
   serverInstructionsPreamble,
 } from './budget/collect-server-instructions.js';
 export { encodingForModel, type TokenizerEncoding } from './budget/encoding-for-model.js';
+export { type CutTarget, smallestUsefulCut } from './budget/smallest-useful-cut.js';
 export { createTiktokenTokenizer, type TiktokenTokenizerOptions } from './budget/tiktoken-tokenizer.js';
 export type { BoundedEncoding, Tokenizer } from './budget/tokenizer.js';
 export {

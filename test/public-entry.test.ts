@@ -55,6 +55,8 @@ describe('the root entry', () => {
         'toAnthropicContent',
         'toOpenAIMessages',
         'renderText',
+        'parsePromptArguments',
+        'smallestUsefulCut',
       ]),
     );
   });
