@@ -1,7 +1,8 @@
 import { assembleBody } from '../render/assemble-body.js';
 import { contextPreamble, frameResource } from '../render/frame-resource.js';
-import type { ContextBlock, MediaPart, OmittedContent } from '../types.js';
+import type { BlockProvenance, ContextBlock, MediaPart, OmittedContent } from '../types.js';
 import type { ComposableAttachment, ComposeOptions } from './composable-attachment.js';
+import { countJoined, type JoinedPart } from './count-joined.js';
 import { fitRendering } from './fit-rendering.js';
 import type { BudgetDecision } from './plan-budget.js';
 import { modelKey, type PlannedAttachment, planShares, provenanceOf } from './plan-shares.js';
@@ -220,9 +221,11 @@ async function renderCounted(
   const key = memo && renderingKey(attachment, decision, context);
   const known = key === undefined ? undefined : memo?.rendering(key);
   if (known) return known;
-  const block = await renderAttachment(attachment, decision, context);
-  const tokens = block ? await context.tokenizer.count(block.text) : 0;
-  if (block && key !== undefined) memo?.keepRendering(key, { block, tokens });
+  const rendered = await renderAttachment(attachment, decision, context);
+  if (!rendered) return { block: undefined, tokens: 0 };
+  const { block, parts } = rendered;
+  const tokens = await countJoined(parts, context.tokenizer);
+  if (key !== undefined) memo?.keepRendering(key, { block, tokens });
   return { block, tokens };
 }
 
@@ -254,21 +257,35 @@ function renderingKey(
   ].join('\u0000');
 }
 
+/**
+ * An attachment's block, with its text as parts for counting: the frame's open and close tags
+ * apart from the content, and the content's exact count where it is already known (a body
+ * counted whole while measuring, a head cut read off the measuring pass's tokens). Counting the
+ * parts and re-counting only their joins (countJoined) equals counting the block: each body is
+ * encoded once per cold turn, not once to measure and again to check the rendering.
+ */
 async function renderAttachment(
   attachment: PlannedAttachment,
   decision: BudgetDecision,
   { tokenizer, options }: FitContext,
-): Promise<ResourceBlock | undefined> {
+): Promise<{ block: ResourceBlock; parts: readonly JoinedPart[] } | undefined> {
   if (decision.fate === 'omitted') return undefined;
   const { item, body: assembled, measure, cost } = attachment;
   const base = provenanceOf(item, measure);
   if (decision.fate === 'whole') {
     const provenance = { ...base, truncated: false };
     const parts = assembled.parts.map(({ part }) => part);
-    return withParts(
+    const block = withParts(
       { kind: 'resource', text: frameResource(provenance, assembled.body), provenance },
       parts,
     );
+    const counted = measure.estimated ? undefined : measure.originalTokens;
+    return {
+      block,
+      parts: framedParts(block.text, provenance, [
+        { text: assembled.body, ...(counted !== undefined && { tokens: counted }) },
+      ]),
+    };
   }
   const strategy = truncationStrategies[options.truncation ?? 'head'];
   const cut = await strategy({
@@ -294,8 +311,40 @@ async function renderAttachment(
   const provenance = { ...base, truncated: true };
   // A part whose naming line was cut away goes with it: the marker accounts for both.
   const parts = assembled.parts.filter(({ line }) => cut.text.includes(line)).map(({ part }) => part);
-  return withParts({ kind: 'resource', text: frameResource(provenance, cut.text), provenance }, parts);
+  const block = withParts({ kind: 'resource', text: frameResource(provenance, cut.text), provenance }, parts);
+  return { block, parts: framedParts(block.text, provenance, cut.parts ?? [{ text: cut.text }]) };
 }
+
+/**
+ * The frame's open tag, the content parts and the close tag, as `text` is made of them; the
+ * whole text as one part should the frame ever not be open tag + content + close tag.
+ */
+function framedParts(
+  text: string,
+  provenance: BlockProvenance,
+  content: readonly JoinedPart[],
+): readonly JoinedPart[] {
+  const empty = frameResource(provenance, '');
+  const open = empty.slice(0, empty.length - closeTag.length);
+  const parts = [{ text: open }, ...content, { text: closeTag }];
+  const length = parts.reduce((sum, part) => sum + part.text.length, 0);
+  const exact =
+    empty.endsWith(closeTag) &&
+    length === text.length &&
+    text.startsWith(open) &&
+    text.endsWith(closeTag) &&
+    content.every((part, index) => text.startsWith(part.text, offsetOf(parts, index + 1)));
+  return exact ? parts : [{ text }];
+}
+
+function offsetOf(parts: readonly JoinedPart[], index: number): number {
+  let offset = 0;
+  for (let part = 0; part < index; part++) offset += parts[part]?.text.length ?? 0;
+  return offset;
+}
+
+// frameElement closes every frame so (see frame-element.ts).
+const closeTag = '\n</mcp-resource>\n\n';
 
 function withParts(block: ResourceBlock, parts: readonly MediaPart[]): ResourceBlock {
   return parts.length === 0 ? block : { ...block, parts };

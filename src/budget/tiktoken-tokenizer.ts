@@ -6,6 +6,7 @@ import { encodeChunked } from './count-tokens-chunked.js';
 import { decodeUtf8Whole } from './decode-utf8-whole.js';
 import { encodeGuarded, type PieceEncoder } from './encode-guarded.js';
 import { encodingForModel, type TokenizerEncoding } from './encoding-for-model.js';
+import { isSafeBoundary } from './find-safe-boundary.js';
 import { preTokenizePattern } from './pre-tokenize-pattern.js';
 import type { Tokenizer } from './tokenizer.js';
 
@@ -21,11 +22,16 @@ export interface TiktokenTokenizerOptions {
 interface SharedEncoder {
   readonly encoder: Tiktoken;
   users: number;
+  /** Bytes of each token, filled in as tokens are met (0: not yet known). */
+  readonly tokenBytes: Uint16Array;
 }
 
 // tiktoken does not cache get_encoding(): each call costs 160–350 ms and its own WASM memory.
 // One encoder per encoding per process, freed when its last user disposes.
 const shared = new Map<TokenizerEncoding, SharedEncoder>();
+
+// Token ids of o200k_base and cl100k_base (special tokens included) are below this.
+const vocabularySize = 200_064;
 
 // Hashing is ~1000× cheaper than tokenizing, but for short texts neither matters.
 const cacheFromChars = 1024;
@@ -44,11 +50,19 @@ export function createTiktokenTokenizer(
     options.encoding ?? (options.model !== undefined ? encodingForModel(options.model) : 'o200k_base');
   let entry = shared.get(encoding);
   if (!entry) {
-    entry = { encoder: get_encoding(encoding), users: 0 };
+    entry = { encoder: get_encoding(encoding), users: 0, tokenBytes: new Uint16Array(vocabularySize) };
     shared.set(encoding, entry);
   }
   entry.users++;
-  const { encoder } = entry;
+  const { encoder, tokenBytes } = entry;
+  const bytesOf = (token: number) => {
+    let known = tokenBytes[token] ?? 0;
+    if (known === 0) {
+      known = encoder.decode_single_token_bytes(token).length;
+      if (token < tokenBytes.length) tokenBytes[token] = known;
+    }
+    return known;
+  };
   // encode_ordinary: encode() throws on special tokens such as <|endoftext|> inside content.
   const encodePiece = (piece: string) => encoder.encode_ordinary(piece);
   const pieceEncoder: PieceEncoder = {
@@ -112,6 +126,17 @@ export function createTiktokenTokenizer(
       });
       if (result.complete && key !== undefined) counts.set(key, result.count);
       return { ...result, ...(known !== undefined && { knownCount: known }) };
+    },
+    countPrefix: (text, encoding, chars) => {
+      if (encoding.start !== 0 || chars > encoding.end || !isSafeBoundary(text, chars)) return undefined;
+      // Pieces are encoded on their own, so the tokens of a prefix that ends on a piece boundary
+      // are the encoding's first tokens up to exactly its bytes.
+      const bytes = Buffer.byteLength(text.slice(0, chars));
+      let sum = 0;
+      let count = 0;
+      while (sum < bytes && count < encoding.tokens.length)
+        sum += bytesOf(encoding.tokens[count++] as number);
+      return sum === bytes ? count : undefined;
     },
     dispose: () => {
       if (disposed) return;

@@ -15,6 +15,12 @@ export interface Tokenizer {
    * cost grows with the limit, not the text. Optional: without it the whole text is encoded.
    */
   encodeWithin?(text: string, limitTokens: number, from: 'start' | 'end'): Promise<BoundedEncoding>;
+  /**
+   * The exact count of `text.slice(0, chars)`, read off `encoding` (tokens from the start of
+   * `text`) without encoding again; undefined unless `chars` falls on a piece boundary the
+   * encoding covers. Optional: without it, such prefixes are counted.
+   */
+  countPrefix?(text: string, encoding: BoundedEncoding, chars: number): number | undefined;
   /** Releases what the tokenizer holds (WASM memory); the instance is unusable after. */
   dispose(): void;
 }

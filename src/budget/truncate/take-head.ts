@@ -6,6 +6,8 @@ export interface Taken {
   readonly text: string;
   /** Tokens of `text` in the original encoding (offset bookkeeping for markers). */
   readonly tokens: number;
+  /** The exact count of `text` on its own, when the encoding gives it (see Tokenizer.countPrefix). */
+  readonly exactTokens?: number;
 }
 
 /**
@@ -26,9 +28,24 @@ export async function takeHead(
       : await encodeWithin(tokenizer, body, limit, 'start');
   const tokens = Math.min(limit, encoding.tokens.length);
   const text = tokenizer.decode(encoding.tokens.subarray(0, tokens));
-  if (!lineAware) return { text, tokens };
+  if (!lineAware) return withExactCount({ text, tokens }, body, encoding, tokenizer);
   const cut = lineEndBefore(text);
-  if (cut === text.length) return { text, tokens };
+  if (cut === text.length) return withExactCount({ text, tokens }, body, encoding, tokenizer);
   const dropped = await tokenizer.count(text.slice(cut));
-  return { text: text.slice(0, cut), tokens: Math.max(0, tokens - dropped) };
+  return withExactCount(
+    { text: text.slice(0, cut), tokens: Math.max(0, tokens - dropped) },
+    body,
+    encoding,
+    tokenizer,
+  );
+}
+
+// --- Internal helpers ---
+
+/** Adds the exact count of the taken text when its end is a piece boundary of the body. */
+function withExactCount(taken: Taken, body: string, encoding: BoundedEncoding, tokenizer: Tokenizer): Taken {
+  // Decoding drops a cut character and maps invalid text to U+FFFD: then it is no prefix.
+  if (!tokenizer.countPrefix || !body.startsWith(taken.text)) return taken;
+  const exactTokens = tokenizer.countPrefix(body, encoding, taken.text.length);
+  return exactTokens === undefined ? taken : { ...taken, exactTokens };
 }

@@ -11,5 +11,13 @@ export const truncateHead: TruncationStrategy = async (request) => {
     request.headEncoding,
   );
   const range = { startToken: head.tokens, endToken: request.originalTokens };
-  return { text: head.text + request.marker(range, request.estimated), elided: [range] };
+  const marker = request.marker(range, request.estimated);
+  return {
+    text: head.text + marker,
+    elided: [range],
+    parts: [
+      { text: head.text, ...(head.exactTokens !== undefined && { tokens: head.exactTokens }) },
+      { text: marker },
+    ],
+  };
 };

@@ -1,4 +1,5 @@
 import type { TruncationStrategyName } from '../../types.js';
+import type { JoinedPart } from '../count-joined.js';
 import type { BoundedEncoding, Tokenizer } from '../tokenizer.js';
 import type { ElidedRange } from '../truncation-marker.js';
 
@@ -27,6 +28,11 @@ export interface TruncationResult {
   /** Shown content with a marker at every elided range. */
   readonly text: string;
   readonly elided: readonly ElidedRange[];
+  /**
+   * `text` as consecutive parts, each with its exact count where the cut already knows it, so
+   * the rendering is counted without encoding the shown content again (see countJoined).
+   */
+  readonly parts?: readonly JoinedPart[];
 }
 
 export type TruncationStrategy = (request: TruncationRequest) => Promise<TruncationResult>;
