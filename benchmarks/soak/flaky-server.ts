@@ -7,6 +7,7 @@ import {
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import { abortableDelay } from '../../fixtures/faults/abortable-delay.js';
 
 /**
  * An in-process MCP server that misbehaves on purpose: every read answers after 0–`maxDelayMs`
@@ -35,7 +36,7 @@ export function startFlakyServer(options: { documents: number; maxDelayMs: numbe
     server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
       reads++;
       const { uri } = request.params;
-      await delay(Math.random() * options.maxDelayMs, extra.signal);
+      await abortableDelay(Math.random() * options.maxDelayMs, extra.signal);
       if (reads % options.errorEvery === 0) throw new McpError(-32603, 'flaky: internal error');
       if (!uris.includes(uri)) throw new McpError(-32002, 'Resource not found', { uri });
       const text = `# ${uri} (generation ${generation.get(uri) ?? 0})\n\n${'Lorem ipsum dolor sit amet. '.repeat(40)}`;
@@ -80,21 +81,4 @@ export function startFlakyServer(options: { documents: number; maxDelayMs: numbe
       await Promise.allSettled([...sessions].map((session) => session.server.close()));
     },
   };
-}
-
-// --- Internal helpers ---
-
-function delay(milliseconds: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, milliseconds);
-    // A cancelled read (the client's timeout) stops waiting, as a real server would.
-    signal.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        resolve();
-      },
-      { once: true },
-    );
-  });
 }
