@@ -164,8 +164,6 @@ interface CompiledGrant {
   readonly prompts?: readonly RegExp[];
   readonly tools?: readonly RegExp[];
   readonly operations: readonly AccessOperation[];
-  readonly mimeTypes?: readonly string[];
-  readonly maxBytes?: number;
   /** The decision for a request this grant admits: built once, asked for on every read of every turn. */
   readonly allowed: AccessDecision;
 }
@@ -207,8 +205,6 @@ function compileGrant(grant: GrantInput): CompiledGrant {
     ...(grant.prompts && { prompts: grant.prompts.map(compileNamePattern) }),
     ...(grant.tools && { tools: grant.tools.map(compileNamePattern) }),
     operations: grant.operations ?? defaultOperations,
-    ...(grant.mimeTypes && { mimeTypes: grant.mimeTypes }),
-    ...(grant.maxBytes !== undefined && { maxBytes: grant.maxBytes }),
   };
 }
 

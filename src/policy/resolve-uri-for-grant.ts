@@ -24,8 +24,8 @@ export function resolveUriForGrant(uri: string): GrantView {
   if (!segments.some((segment) => segment === '.' || segment === '..')) return { kind: 'plain' };
   const output: string[] = [];
   const absolute = decoded.startsWith('/');
-  for (const [index, segment] of segments.entries()) {
-    if (index === 0 && absolute) continue;
+  // An absolute path's first segment is the empty one before its slash: skipped with the others.
+  for (const segment of segments) {
     if (segment === '.' || segment === '') continue;
     if (segment === '..') {
       if (output.length === 0) return { kind: 'refused', reason: `${uri} climbs above the root of its path` };

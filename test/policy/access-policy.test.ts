@@ -15,6 +15,18 @@ describe('URI patterns', () => {
     ['search://q{?term,page}', 'search://q?term=x&page=2', true],
     ['docs://a?b', 'docs://a?b', true],
     ['docs://a?b', 'docs://axb', false],
+    // RFC 6570 §3.2.6, §3.2.5, §3.2.7: path segments, labels and parameters may also be empty.
+    ['file:///srv{/path}', 'file:///srv/a/b', true],
+    ['file:///srv{/path}', 'file:///srv', true],
+    ['file:///srv{/path}', 'file:///srv/a?x', false],
+    ['docs://readme{.ext}', 'docs://readme.md', true],
+    ['docs://readme{.ext}', 'docs://readme', true],
+    ['docs://readme{.ext}', 'docs://readme.md/x', false],
+    ['docs://m{;v}', 'docs://m;v=1', true],
+    ['docs://m{;v}', 'docs://m', true],
+    ['docs://m{;v}', 'docs://mx', false],
+    ['docs://q{&more}', 'docs://q&a=1', true],
+    ['docs://d{#frag}', 'docs://d/any/thing', true],
   ])('%s matches %s: %s', (pattern, uri, expected) => {
     expect(compileUriPattern(pattern).test(uri)).toBe(expected);
   });
@@ -189,5 +201,235 @@ describe('AccessPolicy', () => {
     expect(
       () => new AccessPolicy({ bindings: { a: { servers: ['x'], operations: ['write' as never] } } }),
     ).toThrow(expect.objectContaining({ code: 'INVALID_OPTION', field: 'policy.bindings.a.operations.0' }));
+  });
+});
+
+// Policies are built inside each test below: mutation testing then sees which tests cover compiling them.
+describe('AccessPolicy: unknown ids and servers', () => {
+  const unknownIds = () =>
+    new AccessPolicy({
+      bindings: { support: { servers: ['gitnexus', '*'] }, billing: { servers: [{ name: 'ledger' }] } },
+      agents: { reviewer: { servers: ['gitnexus'] } },
+    });
+
+  it('requireKnown passes a bound pipeline, with or without its bound agent', () => {
+    expect(() => unknownIds().requireKnown({ pipelineId: 'support' })).not.toThrow();
+    expect(() => unknownIds().requireKnown({ pipelineId: 'support', agentId: 'reviewer' })).not.toThrow();
+  });
+
+  it('an unknown pipeline is UNKNOWN_PIPELINE, naming the nearest binding and all of them', () => {
+    expect(() => unknownIds().requireKnown({ pipelineId: 'suport' })).toThrow(
+      expect.objectContaining({
+        code: 'UNKNOWN_PIPELINE',
+        field: 'pipelineId',
+        value: 'suport',
+        message:
+          'no pipeline "suport": the access policy has no binding for it; did you mean "support"? (bindings: support, billing)',
+      }),
+    );
+    expect(() => unknownIds().requireKnown({ pipelineId: 'zzzzzzzz' })).toThrow(
+      expect.objectContaining({
+        message:
+          'no pipeline "zzzzzzzz": the access policy has no binding for it (bindings: support, billing)',
+      }),
+    );
+  });
+
+  it('an unknown agent is UNKNOWN_AGENT; a policy without agents says none', () => {
+    expect(() => unknownIds().requireKnown({ pipelineId: 'support', agentId: 'reviewr' })).toThrow(
+      expect.objectContaining({
+        code: 'UNKNOWN_AGENT',
+        field: 'agentId',
+        value: 'reviewr',
+        message:
+          'no agent "reviewr": the access policy has no binding for it; did you mean "reviewer"? (agents: reviewer)',
+      }),
+    );
+    const withoutAgents = new AccessPolicy({ bindings: { support: { servers: ['gitnexus'] } } });
+    expect(() => withoutAgents.requireKnown({ pipelineId: 'support', agentId: 'x' })).toThrow(
+      expect.objectContaining({
+        code: 'UNKNOWN_AGENT',
+        message: 'no agent "x": the access policy has no binding for it (agents: none)',
+      }),
+    );
+  });
+
+  it('refuseUnknownServers passes when every named server is configured; "*" always passes', () => {
+    expect(() => unknownIds().refuseUnknownServers(['gitnexus', 'ledger'])).not.toThrow();
+  });
+
+  it('a binding naming an unconfigured server is UNKNOWN_SERVER at its place in the options', () => {
+    expect(() => unknownIds().refuseUnknownServers(['gitnexus', 'ledgers'])).toThrow(
+      expect.objectContaining({
+        code: 'UNKNOWN_SERVER',
+        field: 'policy.bindings.billing.servers.0',
+        value: 'ledger',
+        server: 'ledger',
+        message:
+          'policy.bindings.billing.servers.0: no MCP server named "ledger" is configured; did you mean "ledgers"? (configured: gitnexus, ledgers)',
+      }),
+    );
+    expect(() => unknownIds().refuseUnknownServers(['ledger'])).toThrow(
+      expect.objectContaining({
+        field: 'policy.bindings.support.servers.0',
+        message:
+          'policy.bindings.support.servers.0: no MCP server named "gitnexus" is configured (configured: ledger)',
+      }),
+    );
+    expect(() => unknownIds().refuseUnknownServers([])).toThrow(
+      expect.objectContaining({
+        message:
+          'policy.bindings.support.servers.0: no MCP server named "gitnexus" is configured (configured: none)',
+      }),
+    );
+  });
+
+  it('agents’ servers are checked too', () => {
+    const agentOnly = new AccessPolicy({
+      bindings: { support: { servers: ['*'] } },
+      agents: { reviewer: { servers: ['wiki'] } },
+    });
+    expect(() => agentOnly.refuseUnknownServers(['gitnexus'])).toThrow(
+      expect.objectContaining({
+        code: 'UNKNOWN_SERVER',
+        field: 'policy.agents.reviewer.servers.0',
+        value: 'wiki',
+      }),
+    );
+  });
+});
+
+describe('AccessPolicy: decisions', () => {
+  const layered = () =>
+    new AccessPolicy({
+      bindings: {
+        support: {
+          servers: [{ name: 'docs', resources: ['docs://public/**'] }, '*'],
+          resources: ['any://**'],
+          mimeTypes: ['text/*'],
+        },
+      },
+      agents: { reviewer: { servers: ['docs'], resources: ['docs://public/a'] } },
+    });
+
+  it('allowsUri is whether a listed URI is visible: the named server’s grant beats the wildcard', () => {
+    expect(layered().allowsUri({ pipelineId: 'support' }, 'docs', 'docs://public/a')).toBe(true);
+    expect(layered().allowsUri({ pipelineId: 'support' }, 'docs', 'any://x')).toBe(false);
+    expect(layered().allowsUri({ pipelineId: 'support' }, 'other', 'any://x')).toBe(true);
+    expect(layered().allowsUri({ pipelineId: 'support' }, 'other', 'docs://public/a')).toBe(false);
+    expect(
+      layered().allowsUri({ pipelineId: 'support', agentId: 'reviewer' }, 'docs', 'docs://public/b'),
+    ).toBe(false);
+    expect(
+      layered().allowsUri({ pipelineId: 'support', agentId: 'reviewer' }, 'docs', 'docs://public/a'),
+    ).toBe(true);
+  });
+
+  it('an agent without a binding is denied, naming it', () => {
+    expect(
+      layered().authorize({ pipelineId: 'support', agentId: 'ghost', server: 'docs', operation: 'list' }),
+    ).toEqual({ allowed: false, reason: 'agent "ghost" has no binding' });
+  });
+
+  it('a pipeline’s denial stands whatever its agent may do', () => {
+    expect(
+      layered().authorize({
+        pipelineId: 'support',
+        agentId: 'reviewer',
+        server: 'docs',
+        operation: 'read',
+        uri: 'x://1',
+      }),
+    ).toEqual({ allowed: false, reason: 'pipeline "support" may not access x://1 on server "docs"' });
+  });
+
+  it('the decision an admitted request gets is frozen: no caller can widen it for the next one', () => {
+    const policy = layered();
+    const decision = policy.authorize({ pipelineId: 'support', server: 'docs', operation: 'list' });
+    expect(decision).toStrictEqual({ allowed: true, limits: { mimeTypes: [['text/*']] } });
+    if (!decision.allowed) throw new Error('expected an allowed decision');
+    expect(Object.isFrozen(decision)).toBe(true);
+    expect(Object.isFrozen(decision.limits)).toBe(true);
+    expect(Object.isFrozen(decision.limits.mimeTypes)).toBe(true);
+    expect(Object.isFrozen(decision.limits.mimeTypes[0])).toBe(true);
+    expect(() => (decision.limits.mimeTypes[0] as string[]).push('image/*')).toThrow(TypeError);
+    expect(policy.authorize({ pipelineId: 'support', server: 'docs', operation: 'list' })).toStrictEqual({
+      allowed: true,
+      limits: { mimeTypes: [['text/*']] },
+    });
+  });
+
+  it('a grant admits what any one of its patterns admits', () => {
+    const policy = new AccessPolicy({
+      bindings: {
+        p: { servers: ['s'], resources: ['a://x', 'b://y'], prompts: ['one', 'two'], tools: ['t1', 't2'] },
+      },
+    });
+    const allowed = (request: Omit<Parameters<AccessPolicy['authorize']>[0], 'pipelineId' | 'server'>) =>
+      policy.authorize({ pipelineId: 'p', server: 's', ...request }).allowed;
+    expect([
+      allowed({ operation: 'read', uri: 'b://y' }),
+      allowed({ operation: 'read', uri: 'c://z' }),
+    ]).toEqual([true, false]);
+    expect([
+      allowed({ operation: 'prompt', prompt: 'two' }),
+      allowed({ operation: 'prompt', prompt: 'three' }),
+    ]).toEqual([true, false]);
+  });
+
+  it('even a grant on everything ("**") does not admit a URI that climbs above its root', () => {
+    const policy = new AccessPolicy({ bindings: { p: { servers: ['s'], resources: ['**'] } } });
+    const reads = (uri: string) =>
+      policy.authorize({ pipelineId: 'p', server: 's', operation: 'read', uri }).allowed;
+    expect(reads('file:///srv/a/../b')).toBe(true);
+    expect(reads('file:///srv/../../etc/passwd')).toBe(false);
+  });
+
+  it('a binding without byte cap has no maxBytes in its limits, not an undefined one', () => {
+    const policy = new AccessPolicy({
+      bindings: { p: { servers: ['s'] }, q: { servers: ['s'], maxBytes: 10 } },
+    });
+    expect(policy.authorize({ pipelineId: 'p', server: 's', operation: 'read' })).toStrictEqual({
+      allowed: true,
+      limits: { mimeTypes: [] },
+    });
+    expect(policy.authorize({ pipelineId: 'q', server: 's', operation: 'read' })).toStrictEqual({
+      allowed: true,
+      limits: { maxBytes: 10, mimeTypes: [] },
+    });
+  });
+
+  it('a request without a uri, prompt or tool is decided on the operation alone', () => {
+    const narrow = new AccessPolicy({
+      bindings: {
+        p: {
+          servers: ['s'],
+          resources: ['a://x'],
+          prompts: ['p'],
+          tools: ['t'],
+          operations: ['list', 'prompt', 'tool'],
+        },
+      },
+    });
+    for (const operation of ['list', 'prompt', 'tool'] as const) {
+      expect(narrow.authorize({ pipelineId: 'p', server: 's', operation }).allowed).toBe(true);
+    }
+    expect(narrow.authorize({ pipelineId: 'p', server: 's', operation: 'prompt', prompt: 'q' }).allowed).toBe(
+      false,
+    );
+    expect(narrow.authorize({ pipelineId: 'p', server: 's', operation: 'tool', tool: 'u' }).allowed).toBe(
+      false,
+    );
+    expect(narrow.authorize({ pipelineId: 'p', server: 's', operation: 'list', uri: 'a://y' }).allowed).toBe(
+      false,
+    );
+  });
+
+  it('without operations a binding allows list, read, subscribe and prompt, not tool', () => {
+    const plain = new AccessPolicy({ bindings: { p: { servers: ['s'] } } });
+    const allowed = (['list', 'read', 'subscribe', 'prompt', 'tool'] as const).map(
+      (operation) => plain.authorize({ pipelineId: 'p', server: 's', operation }).allowed,
+    );
+    expect(allowed).toEqual([true, true, true, true, false]);
   });
 });

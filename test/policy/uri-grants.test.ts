@@ -71,6 +71,49 @@ describe('URI grants are compared on a normalized form', () => {
   });
 });
 
+describe('resolveUriForGrant, case by case', () => {
+  it.each([
+    // A `.` segment alone is a dot-segment too: the URI must match resolved as well.
+    ['docs://host/a/./b', 'docs://host/a/b'],
+    // A trailing `.`, `..` or slash names a directory: the slash stays.
+    ['docs://host/a/.', 'docs://host/a/'],
+    ['docs://host/a/b/..', 'docs://host/a/'],
+    ['docs://host/a/../b/', 'docs://host/b/'],
+    ['docs://host/a/../b', 'docs://host/b'],
+    // Climbing back to the root leaves the root: one slash, not two.
+    ['docs://host/a/..', 'docs://host/'],
+    ['docs://host/a/../', 'docs://host/'],
+    // A relative path (no slash after the scheme) stays relative.
+    ['urn:a/../b', 'urn:b'],
+    ['urn:a/./b/.', 'urn:a/b/'],
+    // No scheme at all: the whole text is a path (a colon later on is part of it).
+    ['/a/../b', '/b'],
+    ['/p/q:r/../s', '/p/s'],
+    // The authority ends at the first separator, a backslash included.
+    ['docs://host\\a\\..\\b', 'docs://host/b'],
+  ])('%s resolves to %s', (uri, resolved) => {
+    expect(resolveUriForGrant(uri)).toEqual({ kind: 'resolved', uri: resolved });
+  });
+
+  it.each(['docs://..', 'docs://host', 'docs://host/a/b', 'urn:isbn:0451450523', 'docs://host?x=/../..'])(
+    '%s has no dot-segment in its path: plain',
+    (uri) => {
+      expect(resolveUriForGrant(uri)).toEqual({ kind: 'plain' });
+    },
+  );
+
+  it('a URI that climbs above its root is refused, saying so', () => {
+    expect(resolveUriForGrant('docs://host/a/../../b')).toEqual({
+      kind: 'refused',
+      reason: 'docs://host/a/../../b climbs above the root of its path',
+    });
+    expect(resolveUriForGrant('urn:../b')).toEqual({
+      kind: 'refused',
+      reason: 'urn:../b climbs above the root of its path',
+    });
+  });
+});
+
 describe('template arguments cannot climb out', () => {
   it.each(['../secret/keys.txt', '..', '.', '..%2Fsecret', '..\\secret', 'a/../../b', '%2e%2e'])(
     'argument %j is refused as INVALID_URI naming the argument',
