@@ -112,40 +112,27 @@ function compositionKey(
   options: ComposeOptions,
 ): string | undefined {
   const truncation = options.truncation ?? 'head';
-  const lines = [
-    [
-      tokenizer.name,
-      options.maxTokens,
-      options.minTokens,
-      options.strategy,
-      options.safetyMargin ?? 0,
-      truncation,
-      options.lineAware ?? true,
-      modelKey(options.model),
-      options.reserve ? JSON.stringify(options.reserve) : '',
-      options.renderOrder.join(','),
-      // Only `relevant` cuts read the message.
-      truncation === 'relevant' ? (options.query ?? '') : '',
-    ].join('\u0000'),
-  ];
+  let key = [
+    tokenizer.name,
+    options.maxTokens,
+    options.minTokens,
+    options.strategy,
+    options.safetyMargin ?? 0,
+    truncation,
+    options.lineAware ?? true,
+    modelKey(options.model),
+    options.reserve ? JSON.stringify(options.reserve) : '',
+    options.renderOrder.join(','),
+    // Only `relevant` cuts read the message.
+    truncation === 'relevant' ? (options.query ?? '') : '',
+  ].join('\u0000');
   for (const item of items) {
     if (item.contentKey === undefined) return undefined;
     const { scope, server, uri, mimeType, sha256, lastModified, skill } = item.provenance;
-    lines.push(
-      [
-        item.contentKey,
-        item.capTokens ?? '',
-        scope,
-        server,
-        uri,
-        mimeType,
-        sha256,
-        lastModified ?? '',
-        skill ? `${skill.name}\u0000${skill.description}` : '',
-      ].join('\u0000'),
-    );
+    // One line per attachment, built as one template (the key is built on every turn).
+    key += `\u0001${item.contentKey}\u0000${item.capTokens ?? ''}\u0000${scope}\u0000${server}\u0000${uri}\u0000${mimeType}\u0000${sha256}\u0000${lastModified ?? ''}\u0000${skill ? `${skill.name}\u0000${skill.description}` : ''}`;
   }
-  return lines.join('\u0001');
+  return key;
 }
 
 type ResourceBlock = ContextBlock & { kind: 'resource' };

@@ -17,13 +17,14 @@ const scopeOrder = { message: 0, conversation: 1, pipeline: 2 } as const;
  * Stable: equal attachments keep the order they were resolved in.
  */
 export function rankForBudget<Item>(items: readonly Item[], rankOf: (item: Item) => BudgetRank): Item[] {
-  return [...items].sort((first, second) => {
-    const a = rankOf(first);
-    const b = rankOf(second);
+  // Each rank is taken once, not once per comparison (Array#sort is stable).
+  const ranked = items.map((item) => ({ item, rank: rankOf(item) }));
+  ranked.sort(({ rank: a }, { rank: b }) => {
     return (
       scopeOrder[a.scope] - scopeOrder[b.scope] ||
       b.priority - a.priority ||
       (b.annotationPriority ?? 0.5) - (a.annotationPriority ?? 0.5)
     );
   });
+  return ranked.map(({ item }) => item);
 }

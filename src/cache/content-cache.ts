@@ -159,13 +159,21 @@ export class ContentCache extends EventEmitter<CacheEvents> {
    * concurrent caller of the same key). When `read` fails and a copy younger than `maxStaleMs`
    * exists, that copy is returned as `stale` with the error; otherwise the error is thrown.
    */
-  async read(request: ReadRequest, read: () => Promise<ReadResourceResult>): Promise<CacheRead> {
+  read(request: ReadRequest, read: () => Promise<ReadResourceResult>): Promise<CacheRead> {
     const key = cacheKey(request);
     const cached = this.#entries.get(key);
     if (!request.bypass && cached && this.#isFresh(cached)) {
       this.#metrics.hits++;
-      return { content: cached, cache: 'hit' };
+      return Promise.resolve({ content: cached, cache: 'hit' });
     }
+    return this.#readAnew(key, request, read);
+  }
+
+  async #readAnew(
+    key: string,
+    request: ReadRequest,
+    read: () => Promise<ReadResourceResult>,
+  ): Promise<CacheRead> {
     if (request.bypass) this.#metrics.bypasses++;
     else this.#metrics.misses++;
     const flight = (!request.bypass && this.#flights.get(key)) || this.#startFlight(key, request, read);
@@ -371,7 +379,7 @@ export class ContentCache extends EventEmitter<CacheEvents> {
 const separator = '\u0000';
 
 function cacheKey(request: ReadRequest): string {
-  return [request.server, request.uri, request.principal ?? ''].join(separator);
+  return `${request.server}${separator}${request.uri}${separator}${request.principal ?? ''}`;
 }
 
 function keyServer(key: string): string {

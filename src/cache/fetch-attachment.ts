@@ -24,6 +24,7 @@ export interface FetchTarget extends PrepareTarget {
 /** An attachment after fetch → convert: ready for the budget, or failed with its reason. */
 export type FetchedAttachment = AttachmentFate<ConvertedResource, ComposableAttachment>;
 
+/** What every attachment of one turn is fetched with: built once per turn. */
 export interface FetchContext {
   /** Who the turn acts as, for the audit. */
   readonly actor: { readonly pipelineId: string; readonly agentId?: string };
@@ -41,11 +42,22 @@ export interface FetchContext {
   readonly signal: AbortSignal;
   /** The turn deadline alone, to tell a deadline from a host abort. */
   readonly deadline: AbortSignal;
+  /**
+   * When the turn deadline falls, on the `performance.now()` clock: nothing read fresh is
+   * converted after it, even before the deadline's timer has had a chance to fire.
+   */
+  readonly deadlineAt: number;
   readonly readTimeoutMs: number;
   /** Conversions and token counts of unchanged content, kept across turns. */
   readonly derived?: DerivedCache;
   /** The provider's converters (the defaults plus any the host registered). */
   readonly converters?: ConverterRegistry;
+  /** Spans for the fetch and convert steps, children of the attachment's span. */
+  readonly telemetry?: Telemetry;
+}
+
+/** What applies to one attachment's read alone. */
+export interface ReadAccess {
   /** The access binding's media types and byte cap, applied after the (shared) read. */
   readonly limits?: AccessLimits;
   /**
@@ -53,8 +65,6 @@ export interface FetchContext {
    * the attachment an error, and nothing of the content is used.
    */
   readonly verify?: (read: CappedReadResult) => void;
-  /** Spans for the fetch and convert steps, children of the attachment's span. */
-  readonly telemetry?: Telemetry;
 }
 
 /**
@@ -64,79 +74,52 @@ export interface FetchContext {
 export async function fetchAttachment(
   attachment: FetchTarget,
   context: FetchContext,
+  access: ReadAccess = {},
 ): Promise<FetchedAttachment> {
   const started = performance.now();
-  const elapsed = () => performance.now() - started;
   try {
     if (!context.servers.has(attachment.server)) {
       throw new ContextError('UNKNOWN_SERVER', `no MCP server named "${attachment.server}" is configured`, {
         server: attachment.server,
       });
     }
-    // The read is shared with concurrent turns (single-flight), so it carries only its own
-    // timeout; this turn's deadline and abort apply to its wait alone.
-    const principal = context.principal;
-    const readFromServer = () =>
-      context.servers.readResource(attachment.server, attachment.uri, {
-        timeoutMs: context.readTimeoutMs,
-        // The audit names the pipeline whose turn started the (possibly shared) read.
-        actor: context.actor,
-        ...(principal !== undefined && { principal }),
-      });
-    // Invariant 9: a per-user server's content is keyed by its principal, so no other
-    // principal's turn can be served it (cache hit, single-flight join or stale copy alike).
-    const partition = context.servers.isPerUser(attachment.server) ? principal : undefined;
-    const read = await inSpan(context.telemetry, 'mcp-context fetch', undefined, async () =>
-      context.cache
-        ? await context.cache.read(
-            {
-              server: attachment.server,
-              uri: attachment.uri,
-              ...(partition !== undefined && { principal: partition }),
-              bypass: context.bypassCache || attachment.bypassCache === true,
-              signal: context.signal,
-            },
-            readFromServer,
-          )
-        : ({
-            content: {
-              ...measureContents(await raceAbort(readFromServer(), context.signal)),
-              fetchedAt: Date.now(),
-            },
-            cache: 'bypass',
-          } satisfies CacheRead),
-    );
-    if (read.cache !== 'hit' && read.content.bytes >= yieldAboveBytes) {
-      // Fresh reads that arrive together are converted one per timer tick, so the turn deadline
-      // (a timer that is due first) fires between them; once it has, nothing more is converted
-      // for this turn. (setImmediate would not do: every immediate queued in one check phase
-      // runs before any timer.) A cache hit's conversion is normally kept: no wait for it.
-      await new Promise((resolve) => setTimeout(resolve, 0));
+    const read = await (context.telemetry
+      ? inSpan(context.telemetry, 'mcp-context fetch', undefined, () => readContent(attachment, context))
+      : readContent(attachment, context));
+    if (read.cache !== 'hit') {
+      // Fresh reads that arrive together are converted back to back, with no timer tick between
+      // them: the deadline is checked by the clock before each. Past it, nothing more is
+      // converted for this turn. A cache hit's conversion is normally kept: no check for it.
+      if (performance.now() >= context.deadlineAt) throw deadlineError(attachment);
       context.signal.throwIfAborted();
     }
-    const result = context.limits
-      ? applyReadLimits(read.content.result, context.limits, attachment)
+    const result = access.limits
+      ? applyReadLimits(read.content.result, access.limits, attachment)
       : read.content.result;
-    context.verify?.(result);
-    const { converted, composable } = await inSpan(context.telemetry, 'mcp-context convert', undefined, () =>
-      prepareAttachment(attachment, result, {
-        ...(context.converters && { converters: context.converters }),
-        // A read cut by the binding's byte cap is not the content its hash names: not shared.
-        ...(context.derived &&
-          result === read.content.result && {
-            derived: { cache: context.derived, sha256: read.content.sha256 },
-          }),
-      }),
-    );
-    return {
+    access.verify?.(result);
+    const options = {
+      converters: context.converters,
+      // A read cut by the binding's byte cap is not the content its hash names: not shared.
+      derived:
+        context.derived && result === read.content.result
+          ? { cache: context.derived, sha256: read.content.sha256 }
+          : undefined,
+    };
+    const { converted, composable } = context.telemetry
+      ? await inSpan(context.telemetry, 'mcp-context convert', undefined, async () =>
+          prepareAttachment(attachment, result, options),
+        )
+      : prepareAttachment(attachment, result, options);
+    const ready: Writable<Extract<FetchedAttachment, { kind: 'ready' }>> = {
       kind: 'ready',
       composable,
       converted,
       cache: read.cache,
-      ...(read.shared && { sharedCache: read.shared }),
-      ...(read.error !== undefined && { staleError: toFailure(read.error, attachment) }),
-      durationMs: elapsed(),
+      durationMs: performance.now() - started,
     };
+    if (read.shared) ready.sharedCache = read.shared;
+    if (read.error !== undefined) ready.staleError = toFailure(read.error, attachment);
+    return ready;
   } catch (error) {
     const failure = context.signal.aborted
       ? new ContextError(
@@ -148,25 +131,71 @@ export async function fetchAttachment(
       : toFailure(error, attachment);
     const cache: CacheStatus =
       !context.cache || context.bypassCache || attachment.bypassCache === true ? 'bypass' : 'miss';
+    const durationMs = performance.now() - started;
     if (failure.code === 'ABORTED' && context.deadline.aborted) {
-      const deadlineError = new ContextError(
-        'TURN_DEADLINE',
-        `reading ${attachment.uri} did not finish before the turn deadline`,
-        { server: attachment.server },
-        failure,
-      );
-      return { kind: 'failed', status: 'timeout', error: deadlineError, cache, durationMs: elapsed() };
+      const deadline = deadlineError(attachment, failure);
+      return { kind: 'failed', status: 'timeout', error: deadline, cache, durationMs };
     }
     const status =
-      failure.code === 'READ_TIMEOUT' ? 'timeout' : failure.code === 'POLICY_DENIED' ? 'denied' : 'error';
-    return { kind: 'failed', status, error: failure, cache, durationMs: elapsed() };
+      failure.code === 'READ_TIMEOUT' || failure.code === 'TURN_DEADLINE'
+        ? 'timeout'
+        : failure.code === 'POLICY_DENIED'
+          ? 'denied'
+          : 'error';
+    return { kind: 'failed', status, error: failure, cache, durationMs };
   }
 }
 
 // --- Internal helpers ---
 
-/** Content smaller than this converts in well under a millisecond: no yield before it. */
-const yieldAboveBytes = 64 * 1024;
+type Writable<T> = { -readonly [Key in keyof T]: T[Key] };
+
+/**
+ * The attachment's content: from the cache (shared with concurrent turns, single-flight), or
+ * straight from its server's session without one.
+ */
+async function readContent(attachment: FetchTarget, context: FetchContext): Promise<CacheRead> {
+  const { server, uri } = attachment;
+  if (!context.cache) {
+    const read = await raceAbort(readFromServer(attachment, context), context.signal);
+    const content = { ...measureContents(read), fetchedAt: Date.now() };
+    return { content, cache: 'bypass' };
+  }
+  // Invariant 9: a per-user server's content is keyed by its principal, so no other
+  // principal's turn can be served it (cache hit, single-flight join or stale copy alike).
+  const partition = context.servers.isPerUser(server) ? context.principal : undefined;
+  return context.cache.read(
+    {
+      server,
+      uri,
+      principal: partition,
+      bypass: context.bypassCache || attachment.bypassCache === true,
+      signal: context.signal,
+    },
+    () => readFromServer(attachment, context),
+  );
+}
+
+// The read is shared with concurrent turns (single-flight), so it carries only its own
+// timeout; this turn's deadline and abort apply to its wait alone.
+function readFromServer({ server, uri }: FetchTarget, context: FetchContext) {
+  const principal = context.principal;
+  return context.servers.readResource(server, uri, {
+    timeoutMs: context.readTimeoutMs,
+    // The audit names the pipeline whose turn started the (possibly shared) read.
+    actor: context.actor,
+    ...(principal !== undefined && { principal }),
+  });
+}
+
+function deadlineError(attachment: FetchTarget, cause?: unknown): ContextError {
+  return new ContextError(
+    'TURN_DEADLINE',
+    `reading ${attachment.uri} did not finish before the turn deadline`,
+    { server: attachment.server },
+    cause,
+  );
+}
 
 function toFailure(error: unknown, attachment: FetchTarget): ContextError {
   return ContextError.isInstance(error)

@@ -57,7 +57,7 @@ export interface Prepared {
  * of the turn (model, budget, message), so a cached read can be prepared once. Counting waits for
  * composeContext, which counts only as far as the turn's budget needs.
  */
-export async function prepareAttachment(
+export function prepareAttachment(
   attachment: PrepareTarget,
   result: ReadContents,
   options: {
@@ -69,7 +69,7 @@ export async function prepareAttachment(
      */
     readonly derived?: { readonly cache: ConversionMemo; readonly sha256: string };
   } = {},
-): Promise<Prepared> {
+): Prepared {
   const { converters, derived } = options;
   const key = derived?.cache.conversionKey(derived.sha256, converters);
   let conversion = key === undefined ? undefined : derived?.cache.conversion(key);

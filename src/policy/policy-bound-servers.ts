@@ -181,20 +181,24 @@ export class PolicyBoundServers implements ServerOperations {
    * denial rather than throw it (a provider turn's attachments).
    */
   authorize(request: PrincipalRequest, method: string, argumentNames?: string[]): AccessDecision {
-    return authorizeOperation(
-      this.#policy,
-      this.#servers,
-      { ...request, ...this.principal },
-      method,
-      argumentNames,
-    );
+    return authorizeOperation(this.#policy, this.#servers, this.#asPrincipal(request), method, argumentNames);
   }
 
   // --- Internal helpers ---
 
   /** A decision for filtering what is listed: not a request, so not audited. */
   #decide(request: PrincipalRequest): AccessDecision {
-    return this.#policy.authorize({ ...request, ...this.principal });
+    return this.#policy.authorize(this.#asPrincipal(request));
+  }
+
+  /**
+   * The request as this principal's. Every field named, not spread: `{ ...request, ...principal }`
+   * hits a slow path in V8 that cost microseconds per authorization.
+   */
+  #asPrincipal(request: PrincipalRequest): AccessRequest {
+    const { pipelineId, agentId } = this.principal;
+    const { server, operation, uri, prompt, tool } = request;
+    return { pipelineId, agentId, server, operation, uri, prompt, tool };
   }
 
   /** Options with this principal as the audit actor (a caller cannot act as someone else). */

@@ -82,7 +82,7 @@ async function renderResource(
   resource: EmbeddedResource,
   options: RenderPromptOptions,
 ): Promise<{ content: RenderedPromptContent[]; omittedContents: OmittedContent[] }> {
-  const { composable, converted } = await prepareAttachment(
+  const { composable, converted } = prepareAttachment(
     { scope: 'message', server, uri: resource.uri },
     { contents: [resource] },
     options.converters ? { converters: options.converters } : {},

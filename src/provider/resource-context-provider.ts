@@ -11,7 +11,7 @@ import type { Tokenizer } from '../budget/tokenizer.js';
 import { collectTurnInstructions } from '../budget/turn-instructions.js';
 import type { CacheEvents, CacheMetrics, ContentCache, ContentCacheOptions } from '../cache/content-cache.js';
 import { createFreshness, type Freshness } from '../cache/create-freshness.js';
-import { type FetchedAttachment, fetchAttachment } from '../cache/fetch-attachment.js';
+import { type FetchContext, type FetchedAttachment, fetchAttachment } from '../cache/fetch-attachment.js';
 import type { ListingFailure } from '../cache/listing-index.js';
 import type { SubscriptionFailure } from '../cache/pin-subscriptions.js';
 import type { ConverterRegistry } from '../convert/converter-registry.js';
@@ -190,7 +190,8 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
   async #provide(turn: Turn, spans: TurnSpans): Promise<ProvideResult> {
     const started = performance.now();
     const startedAt = new Date().toISOString();
-    this.#policy.requireKnown(actorOf(turn));
+    const actor = actorOf(turn);
+    this.#policy.requireKnown(actor);
     const budget = this.#turnBudget(turn);
     const deadline = AbortSignal.timeout(this.#turnDeadlineMs);
     const signal = turn.signal ? AbortSignal.any([turn.signal, deadline]) : deadline;
@@ -202,7 +203,7 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
     spans.openAttachments(resolved);
 
     // 2 authorize: each once, through the pipeline's policy-bound view, which audits denials
-    const view = this.#policy.bind(this.#servers, actorOf(turn));
+    const view = this.#policy.bind(this.#servers, actor);
     const authorized = capSkills(
       resolved.map((attachment, index) => ({
         attachment,
@@ -212,30 +213,45 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
     );
     this.#keepSubscribed(turn, authorized);
 
-    // 3 fetch, 4 convert: concurrently per attachment, bounded by the turn deadline
-    // Each is raced against the turn's signal: whatever a step still awaits (a connect, a
-    // skill entry, a conversion behind others), its attachment is TURN_DEADLINE when time is up.
-    const fetched = await Promise.all(
+    // 3 fetch, 4 convert: concurrently per attachment, bounded by the turn deadline: whatever
+    // an attachment still awaits when time is up (a connect, a skill entry, a conversion behind
+    // others), it is TURN_DEADLINE.
+    const turnContext: TurnContext = {
+      turn,
+      actor,
+      fetch: {
+        actor,
+        servers: this.#servers,
+        ...(turn.principal !== undefined && { principal: turn.principal }),
+        cache: this.#freshness?.cache,
+        bypassCache: turn.bypassCache === true,
+        ...(this.#converters && { converters: this.#converters }),
+        ...(this.#freshness && { derived: this.#freshness.derived }),
+        signal,
+        deadline,
+        deadlineAt: started + this.#turnDeadlineMs,
+        readTimeoutMs: this.#readTimeoutMs,
+        ...(spans.telemetry && { telemetry: spans.telemetry }),
+      },
+    };
+    const fetched = await untilTurnEnds(
       authorized.map((item, index) =>
-        untilTurnEnds(
-          spans.inAttachment(index, undefined, () =>
-            this.#fetch(item.attachment, item.access, turn, signal, deadline, spans.telemetry),
-          ),
-          item.attachment,
-          signal,
-          this.#turnDeadlineMs,
-        ),
+        spans.inAttachment(index, undefined, () => this.#fetch(item.attachment, item.access, turnContext)),
       ),
+      authorized,
+      signal,
+      this.#turnDeadlineMs,
     );
     if (turn.signal?.aborted) {
       throw new ContextError('ABORTED', 'the turn was aborted by the host', { value: turn.turnId });
     }
 
     // 5 budget: rank what is ready, pay for the server instructions first
-    const ready = rankForBudget(fetched.filter(isReady), (item) => ({
-      ...item.attachment,
-      ...(item.annotationPriority !== undefined && { annotationPriority: item.annotationPriority }),
-    }));
+    const ready = rankForBudget(fetched.filter(isReady), ({ attachment, annotationPriority }) =>
+      annotationPriority === undefined
+        ? attachment
+        : { scope: attachment.scope, priority: attachment.priority, annotationPriority },
+    );
     const instructionsMaxTokens = this.#instructionsMaxTokens;
     const instructions =
       instructionsMaxTokens === undefined
@@ -282,7 +298,11 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
         startedAt,
         durationMs: performance.now() - started,
         budget: { maxTokens: budget.maxTokens, usedTokens: context.usedTokens },
-        items: fetched.map((item) => ({ ...item, composed: composition.get(item) })),
+        items: fetched.map((item) => ({
+          attachment: item.attachment,
+          fate: item.fate,
+          composed: composition.get(item),
+        })),
         ...(context.instructions && { instructions: context.instructions }),
       },
       this.#changes,
@@ -330,16 +350,9 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
     return { ...this.#budget, ...parseOptions(budgetOverrideSchema, turn.budget, 'turn.budget') };
   }
 
-  async #fetch(
-    attachment: ResolvedAttachment,
-    access: Access,
-    turn: Turn,
-    signal: AbortSignal,
-    deadline: AbortSignal,
-    telemetry: Telemetry | undefined,
-  ): Promise<TurnItem> {
+  async #fetch(attachment: ResolvedAttachment, access: Access, context: TurnContext): Promise<TurnItem> {
     if (!access.allowed) return { attachment, fate: access.fate };
-    const actor = actorOf(turn);
+    const { turn, actor, fetch } = context;
     // A skill: its entry first (skills/get), checked against the host's caps before any read.
     let skill: Skill | undefined;
     if (attachment.skill) {
@@ -348,12 +361,15 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
         skill = await this.#servers.getSkill(attachment.server, attachment.uri, {
           actor,
           ...(turn.principal !== undefined && { principal: turn.principal }),
-          signal,
+          signal: fetch.signal,
           timeoutMs: this.#readTimeoutMs,
         });
         checkSkillEntry(attachment.server, skill, this.#skillLimits);
       } catch (error) {
-        return { attachment, fate: failedFate(error, attachment, deadline, performance.now() - started) };
+        return {
+          attachment,
+          fate: failedFate(error, attachment, fetch.deadline, performance.now() - started),
+        };
       }
     }
     // The listing as known now (shared per server; refreshed in the background, never waited
@@ -361,24 +377,34 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
     // per-user server's is not consulted; nor is one the pipeline may not list.
     const listed =
       this.#servers.isPerUser(attachment.server) ||
-      !this.#policy.authorize({ ...actor, server: attachment.server, operation: 'list' }).allowed
+      !this.#policy.authorize({
+        pipelineId: actor.pipelineId,
+        agentId: actor.agentId,
+        server: attachment.server,
+        operation: 'list',
+      }).allowed
         ? undefined
         : this.#freshness?.listings.known(attachment.server, attachment.uri, actor);
     const lastModified = listed?.annotations?.lastModified;
     const annotationPriority = listed?.annotations?.priority;
-    const described = {
-      ...attachment,
-      ...(lastModified !== undefined && { lastModified }),
-      ...(skill && {
-        skillName: skill.frontmatter.name,
-        skillFrame: { name: skill.frontmatter.name, description: skill.frontmatter.description },
-      }),
-      ...(annotationPriority !== undefined && { annotationPriority }),
-    };
-    const verdict = decideFromListing(listed, {
-      ...(attachment.ignoreAudience && { ignoreAudience: true }),
-      maxBytes: Math.min(access.limits.maxBytes ?? Number.POSITIVE_INFINITY, this.#servers.maxReadBytes),
-    });
+    const described =
+      lastModified === undefined && skill === undefined && annotationPriority === undefined
+        ? attachment
+        : {
+            ...attachment,
+            ...(lastModified !== undefined && { lastModified }),
+            ...(skill && {
+              skillName: skill.frontmatter.name,
+              skillFrame: { name: skill.frontmatter.name, description: skill.frontmatter.description },
+            }),
+            ...(annotationPriority !== undefined && { annotationPriority }),
+          };
+    const verdict =
+      listed &&
+      decideFromListing(listed, {
+        ignoreAudience: attachment.ignoreAudience === true,
+        maxBytes: Math.min(access.limits.maxBytes ?? Number.POSITIVE_INFINITY, this.#servers.maxReadBytes),
+      });
     if (verdict) {
       const fate = {
         kind: 'skipped',
@@ -389,22 +415,13 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
       } as const;
       return { attachment: described, fate };
     }
-    const fate = await fetchAttachment(described, {
-      actor,
-      servers: this.#servers,
-      ...(turn.principal !== undefined && { principal: turn.principal }),
-      cache: this.#freshness?.cache,
-      bypassCache: turn.bypassCache === true,
-      ...(this.#converters && { converters: this.#converters }),
-      ...(this.#freshness && { derived: this.#freshness.derived }),
-      signal,
-      deadline,
-      readTimeoutMs: this.#readTimeoutMs,
+    const fate = await fetchAttachment(described, fetch, {
       limits: access.limits,
       ...(skill && { verify: (read) => verifySkillFile(attachment.server, skill, read, attachment.uri) }),
-      ...(telemetry && { telemetry }),
     });
-    return { attachment: described, fate, ...(annotationPriority !== undefined && { annotationPriority }) };
+    return annotationPriority === undefined
+      ? { attachment: described, fate }
+      : { attachment: described, fate, annotationPriority };
   }
 }
 
@@ -421,6 +438,13 @@ interface TurnItem {
 type ReadyItem = TurnItem & { readonly fate: Extract<FetchedAttachment, { kind: 'ready' }> };
 
 type Target = { server: string; uri: string };
+
+/** What every attachment of one turn is fetched with. */
+interface TurnContext {
+  readonly turn: Turn;
+  readonly actor: Principal;
+  readonly fetch: FetchContext;
+}
 
 /** An attachment's authorization: allowed with the binding's limits, or already decided. */
 type Access =
@@ -485,19 +509,33 @@ function capSkills<Item extends { attachment: ResolvedAttachment; access: Access
 }
 
 /**
- * The attachment's outcome, or — as soon as the turn's signal aborts (deadline or host) — a
- * TURN_DEADLINE timeout for it; what was still running goes on in the background (a shared read
- * still fills the cache).
+ * Each attachment's outcome, or — for every one still pending when the turn's signal aborts
+ * (deadline or host) — a TURN_DEADLINE timeout; what was still running goes on in the
+ * background (a shared read still fills the cache). One wait on the signal for the whole turn.
  */
-function untilTurnEnds(
-  outcome: Promise<TurnItem>,
-  attachment: ResolvedAttachment,
+async function untilTurnEnds(
+  outcomes: readonly Promise<TurnItem>[],
+  items: readonly { readonly attachment: ResolvedAttachment }[],
   signal: AbortSignal,
   deadlineMs: number,
-): Promise<TurnItem> {
+): Promise<TurnItem[]> {
   const started = performance.now();
-  return raceAbort(outcome, signal).catch((error: unknown) => {
+  const settled: (TurnItem | undefined)[] = new Array(outcomes.length);
+  const all = Promise.all(
+    outcomes.map((outcome, index) =>
+      outcome.then((item) => {
+        settled[index] = item;
+      }),
+    ),
+  );
+  try {
+    await raceAbort(all, signal);
+  } catch (error) {
     if (!signal.aborted) throw error;
+  }
+  return items.map(({ attachment }, index) => {
+    const item = settled[index];
+    if (item) return item;
     const failure = new ContextError(
       'TURN_DEADLINE',
       `${attachment.uri} was not ready by the turn deadline (${deadlineMs} ms)`,

@@ -56,7 +56,7 @@ export async function readResourceWindow(
   const { server, uri, offset, maxTokens } = request;
   const { tokenizer } = context;
   const result = await context.servers.readResource(server, uri, context.callOptions);
-  const { composable, converted } = await prepareAttachment(
+  const { composable, converted } = prepareAttachment(
     { scope: 'message', server, uri },
     result,
     context.converters ? { converters: context.converters } : {},
