@@ -52,7 +52,8 @@ export async function composeContext(
   const turnKey = memo && compositionKey(items, tokenizer, options);
   const known = turnKey === undefined ? undefined : memo?.composition<ComposedContext>(turnKey);
   // The blocks array is the caller's to change; the blocks themselves are shared, as renderings are.
-  if (known) return { ...known, blocks: [...known.blocks] };
+  if (known)
+    return { blocks: [...known.blocks], usedTokens: known.usedTokens, attachments: known.attachments };
   const composed = await composeAnew(items, tokenizer, options);
   if (turnKey !== undefined) memo?.keepComposition(turnKey, { ...composed, blocks: [...composed.blocks] });
   return composed;

@@ -7,9 +7,13 @@ import { firstSafeBoundary, lastSafeBoundary } from './find-safe-boundary.js';
  */
 export const chunkChars = 16_384;
 
-// Bounded encodings start with a window sized to the tokens still wanted.
-const charsPerWantedToken = 8;
+// Bounded encodings read a window sized to the tokens still wanted: at first at o200k's average
+// of ~4 characters a token, then at the ratio the text has shown so far, plus an eighth.
+const firstCharsPerToken = 4;
+const ratioSlack = 1.125;
 const minimumWindow = 1024;
+// Once a window has been read, a short one tops it up: the limit is usually close by then.
+const minimumFollowingWindow = 256;
 
 /** How long a counting loop may hold the event loop before it yields. */
 const yieldAfterMs = 4;
@@ -50,9 +54,16 @@ export async function encodeChunked(
   let end = start;
   let lastYield = performance.now();
   while ((options.fromEnd ? start > 0 : end < text.length) && count <= limit) {
-    // With a limit, read about as many characters as the tokens still wanted need (o200k averages
-    // ~4 characters a token; 8 leaves room): a small limit never pays for a whole chunk.
-    const window = Math.min(chunkChars, Math.max(minimumWindow, (limit - count) * charsPerWantedToken));
+    // With a limit, read about as many characters as the tokens still wanted need: a small limit
+    // never pays for a whole chunk, and the last window reads little past the limit.
+    const charsPerToken = count > 0 ? ((end - start) / count) * ratioSlack : firstCharsPerToken;
+    const window = Math.min(
+      chunkChars,
+      Math.max(
+        count > 0 ? minimumFollowingWindow : minimumWindow,
+        Math.ceil((limit - count) * charsPerToken),
+      ),
+    );
     const [from, to] = options.fromEnd
       ? [previousCut(text, start, window, encoder.pieces), start]
       : [end, nextCut(text, end, window, encoder.pieces)];

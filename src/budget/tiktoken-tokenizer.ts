@@ -70,8 +70,11 @@ export function createTiktokenTokenizer(
     pieces: preTokenizePattern(encoding),
     longPiece: (piece) => bytePairEncode(encoding, piece),
   };
-  const counts = new LRUCache<string, number>({ max: options.countCacheEntries ?? 10_000 });
-  const shortCounts = new LRUCache<string, number>({ max: options.countCacheEntries ?? 10_000 });
+  // Bounded by count through maxSize: `max` would preallocate every slot (milliseconds for
+  // 10,000) in each new tokenizer.
+  const entries = { maxSize: options.countCacheEntries ?? 10_000, sizeCalculation: () => 1 };
+  const counts = new LRUCache<string, number>(entries);
+  const shortCounts = new LRUCache<string, number>(entries);
   const counting = new Map<string, Promise<number>>();
   const keyOf = async (text: string) => {
     const hash = createHash('sha256');

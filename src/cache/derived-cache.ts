@@ -34,7 +34,9 @@ export class DerivedCache implements ConversionMemo, BudgetMemo {
       // The block's text; media parts share their data with the conversion.
       sizeCalculation: (rendered) => Math.max(1, rendered.block.text.length * 2),
     });
-    this.#frameCosts = new LRUCache({ max: 10_000 });
+    // Bounded by count through maxSize: `max` would preallocate every slot (milliseconds for
+    // 10,000) in each new provider.
+    this.#frameCosts = new LRUCache({ maxSize: 10_000, sizeCalculation: () => 1 });
     this.#compositions = new LRUCache({
       maxSize: Math.floor(maxBytes / 8),
       // Its key (one line per attachment) and its blocks' text, which the renderings may share.

@@ -335,9 +335,10 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
     for (const { attachment, access } of authorized) {
       if (!access.allowed) continue;
       const target = { server: attachment.server, uri: attachment.uri };
+      if (attachment.scope !== 'message') held[attachment.scope].push(target);
       // A pin merged into a narrower scope's attachment is still held by its own scope.
-      for (const scope of new Set([attachment.scope, ...attachment.superseded.map((pin) => pin.scope)])) {
-        if (scope !== 'message') held[scope].push(target);
+      for (const { scope } of attachment.superseded) {
+        if (scope !== 'message' && scope !== attachment.scope) held[scope].push(target);
       }
     }
     subscriptions.reconcile(`pipeline:${turn.pipelineId}`, held.pipeline);

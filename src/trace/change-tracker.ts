@@ -11,7 +11,9 @@ export class ChangeTracker {
   readonly #conversations: LRUCache<string, Map<string, string>>;
 
   constructor(maxConversations = 10_000) {
-    this.#conversations = new LRUCache({ max: maxConversations });
+    // Bounded by count through maxSize: `max` would preallocate every slot (milliseconds for
+    // 10,000) in each new provider.
+    this.#conversations = new LRUCache({ maxSize: maxConversations, sizeCalculation: () => 1 });
   }
 
   /** Compares with the last turn of this conversation and records the new version. */
