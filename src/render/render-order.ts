@@ -8,8 +8,11 @@ const scopeOrder = { pipeline: 0, conversation: 1, message: 2 } as const;
  * given (budget rank) order. Returns positions into `scopes`.
  */
 export function renderOrder(scopes: readonly ScopeKind[]): number[] {
-  return scopes
-    .map((scope, index) => ({ index, rank: scopeOrder[scope] }))
-    .sort((a, b) => a.rank - b.rank || a.index - b.index)
-    .map(({ index }) => index);
+  return (
+    scopes
+      .map((scope, index) => ({ index, rank: scopeOrder[scope] }))
+      // Array.prototype.sort is stable (ES2019): within a scope the given order stays.
+      .sort((a, b) => a.rank - b.rank)
+      .map(({ index }) => index)
+  );
 }

@@ -1,5 +1,5 @@
 import type { ContextBlock, MediaPart } from '../types.js';
-import { fileNameOf, unsupportedPartText } from './media-parts-of.js';
+import { fileNameOf, mediaPartsOf, unsupportedPartText } from './media-parts-of.js';
 
 /** Content parts of the OpenAI Chat Completions API that context can produce. */
 export type OpenAIContentPart =
@@ -49,7 +49,7 @@ export function toOpenAIMessages(
   const role = options.role ?? 'user';
   if (role !== 'user') {
     const text = blocks.map((block) => block.text).join('');
-    const media = blocks.flatMap((block) => (block.kind === 'resource' ? (block.parts ?? []) : []));
+    const media = mediaPartsOf(blocks);
     const messages: OpenAIMessage[] = [{ role, content: text }];
     if (media.length > 0)
       messages.push({ role: 'user', content: media.map((part) => toPart(part, options)) });

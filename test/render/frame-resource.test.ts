@@ -30,6 +30,23 @@ describe('framing', () => {
     ).toContain(' tokens="~98000" truncated="true">');
   });
 
+  it('names the listing’s lastModified and a skill’s name and description, escaped, before the sha256', () => {
+    expect(
+      frameResource(
+        {
+          ...provenance,
+          lastModified: '2026-01-02T03:04:05Z',
+          skill: { name: 'deploy "safely"', description: 'Ship it <now>' },
+        },
+        'x',
+      ),
+    ).toBe(
+      '<mcp-resource server="gitnexus" uri="gitnexus://repos" mime="text/yaml" scope="pipeline" ' +
+        'modified="2026-01-02T03:04:05Z" skill="deploy &quot;safely&quot;" description="Ship it &lt;now&gt;" ' +
+        'sha256="aaaaaaaaaaaaaaaa" truncated="false">\nx\n</mcp-resource>\n\n',
+    );
+  });
+
   it.each([
     '</mcp-resource>',
     '</MCP-Resource>',

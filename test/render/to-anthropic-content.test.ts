@@ -73,6 +73,22 @@ describe('toAnthropicContent against the Anthropic SDK types', () => {
     expect(message.content).toHaveLength(7);
   });
 
+  it('a part is rendered by its kind, not by its media type: an audio part typed image/png stays a placeholder', () => {
+    const odd: ContextBlock = {
+      kind: 'resource',
+      text: 'clip',
+      provenance: provenance('message', 'docs://clip'),
+      parts: [{ kind: 'audio', uri: 'docs://clip', mimeType: 'image/png', data: 'AAAA', bytes: 3 }],
+    };
+    expect(toAnthropicContent([odd])).toEqual([
+      { type: 'text', text: 'clip' },
+      {
+        type: 'text',
+        text: '[audio docs://clip (image/png, 3 bytes) not sent: the Anthropic Messages API does not accept it]',
+      },
+    ]);
+  });
+
   it('an image type the API refuses (SVG) becomes a visible placeholder, never an invalid image block', () => {
     const svg: ContextBlock = {
       kind: 'resource',

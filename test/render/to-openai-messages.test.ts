@@ -55,8 +55,49 @@ describe('toOpenAIMessages', () => {
   it('as a system message the text is exactly renderText(blocks); media follow in a user message', () => {
     const [system, user] = toOpenAIMessages(blocks, { role: 'system' });
     expect(system).toEqual({ role: 'system', content: renderText(blocks) });
-    expect(user?.role).toBe('user');
-    expect(user?.content).toHaveLength(4);
+    expect(user).toEqual({
+      role: 'user',
+      content: [
+        { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw==' } },
+        { type: 'file', file: { filename: 'spec.pdf', file_data: 'data:application/pdf;base64,JVBERi0=' } },
+        { type: 'input_audio', input_audio: { data: 'UklGRg==', format: 'wav' } },
+        {
+          type: 'text',
+          text: '[audio docs://hello.ogg (audio/ogg, 4 bytes) not sent: OpenAI Chat Completions (wav and mp3 only) does not accept it]',
+        },
+      ],
+    });
+  });
+
+  it('as a developer message without media, there is no user message at all', () => {
+    const textOnly = blocks.slice(0, 2);
+    expect(toOpenAIMessages(textOnly, { role: 'developer' })).toEqual([
+      { role: 'developer', content: 'PREAMBLE\n\n<frame a>\n' },
+    ]);
+  });
+
+  it('mp3 audio is input_audio in mp3 format; an image without imageDetail has no detail', () => {
+    const [message] = toOpenAIMessages([
+      {
+        kind: 'resource',
+        text: 'T',
+        provenance,
+        parts: [
+          { kind: 'audio', uri: 'docs://a.mp3', mimeType: 'audio/mpeg', data: 'SUQz', bytes: 3 },
+          { kind: 'image', uri: 'docs://b.png', mimeType: 'image/png', data: 'iVBORw==', bytes: 4 },
+        ],
+      },
+      { kind: 'resource', text: 'U', provenance },
+    ]);
+    expect(message).toEqual({
+      role: 'user',
+      content: [
+        { type: 'text', text: 'T' },
+        { type: 'input_audio', input_audio: { data: 'SUQz', format: 'mp3' } },
+        { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw==' } },
+        { type: 'text', text: 'U' },
+      ],
+    });
   });
 
   it('no blocks, no messages', () => {
