@@ -132,7 +132,9 @@ function convertItem(item: ContentItem, registry: ConverterRegistry, notes: stri
         mimeType: output.mimeType,
         mediaKind: output.mediaKind,
         bytes: output.data.length,
-        data: blobOf(item) || Buffer.from(output.data).toString('base64'),
+        // The blob as sent when the converter passed its bytes through (no re-encoding); a
+        // converter that made new bytes (a transcoder) ships those.
+        data: output.data === data ? blobOf(item) : Buffer.from(output.data).toString('base64'),
       };
     default:
       return omitted(output.reason);

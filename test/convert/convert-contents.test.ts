@@ -2,8 +2,9 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { convertContents } from '../../src/convert/convert-contents.js';
 import type { Converter } from '../../src/convert/converter.js';
-import { createConverterRegistry } from '../../src/convert/converter-registry.js';
+import { ConverterRegistry, createConverterRegistry } from '../../src/convert/converter-registry.js';
 import { parseMediaType } from '../../src/convert/media-type.js';
+import { uiResourceReason } from '../../src/convert/ui-resource.js';
 
 const base64 = (data: string | Uint8Array) => Buffer.from(data).toString('base64');
 
@@ -169,5 +170,152 @@ describe('convertContents', () => {
       kind: 'omitted',
       reason: 'converter "failing" failed: Error: boom',
     });
+  });
+});
+
+describe('convertContents: items, defaults and what reaches a converter', () => {
+  const sha256 = (bytes: string | Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+  it('a read with no items converts to nothing, typed application/octet-stream and not textual', () => {
+    expect(convertContents([])).toStrictEqual({
+      mimeType: 'application/octet-stream',
+      sections: [],
+      textual: false,
+      bytes: 0,
+      sha256: sha256(''),
+      omittedContents: [],
+      notes: [],
+    });
+  });
+
+  it('is textual when any item can be shown, though others cannot', () => {
+    const converted = convertContents([
+      { uri: 'x://a.zip', mimeType: 'application/zip', blob: base64('PK') },
+      { uri: 'x://b', mimeType: 'text/plain', text: 'b' },
+    ]);
+    expect(converted.textual).toBe(true);
+    expect(converted.mimeType).toBe('application/zip');
+  });
+
+  it('a text item without a media type is text/plain by the protocol, and carries no pinnedLines unless its converter pins some', () => {
+    const converted = convertContents([{ uri: 'x://notes', text: 'héllo' }]);
+    expect(converted.mimeType).toBe('text/plain');
+    expect(converted.sections).toStrictEqual([
+      { kind: 'text', uri: 'x://notes', mimeType: 'text/plain', bytes: 6, text: 'héllo' },
+    ]);
+  });
+
+  it('an item is text only when its text is a string: `text: null` beside a blob is the blob', () => {
+    const item = { uri: 'x://a', mimeType: 'text/plain', text: null, blob: base64('from blob') };
+    const converted = convertContents([item as never]);
+    expect(converted.sections).toStrictEqual([
+      { kind: 'text', uri: 'x://a', mimeType: 'text/plain', bytes: 9, text: 'from blob' },
+    ]);
+  });
+
+  it('an item with neither a string text nor a string blob is empty content, not a crash', () => {
+    const converted = convertContents([
+      { uri: 'x://a', mimeType: 'application/zip' } as never,
+      { uri: 'x://b', mimeType: 'application/zip', blob: null } as never,
+    ]);
+    expect(converted.sections).toStrictEqual([
+      {
+        kind: 'omitted',
+        uri: 'x://a',
+        mimeType: 'application/zip',
+        bytes: 0,
+        reason: 'binary content is not converted to text',
+      },
+      {
+        kind: 'omitted',
+        uri: 'x://b',
+        mimeType: 'application/zip',
+        bytes: 0,
+        reason: 'binary content is not converted to text',
+      },
+    ]);
+  });
+
+  it('a text item labelled with a binary type is omitted, naming the type, not shown as an empty image', () => {
+    const converted = convertContents([{ uri: 'x://logo', mimeType: 'image/png', text: 'not an image' }]);
+    expect(converted.sections).toStrictEqual([
+      {
+        kind: 'omitted',
+        uri: 'x://logo',
+        mimeType: 'image/png',
+        bytes: 12,
+        reason: 'a text item cannot carry image/png data',
+      },
+    ]);
+  });
+
+  it.each([
+    ['ui://weather/app', 'text/html'],
+    ['UI://weather/app', undefined],
+    ['https://example.com/app', 'text/html;profile=mcp-app'],
+  ])('an MCP Apps UI resource (%s, %s) is omitted before any converter runs', (uri, mimeType) => {
+    const converted = convertContents([{ uri, ...(mimeType && { mimeType }), text: '<script>x()</script>' }]);
+    expect(converted.sections).toStrictEqual([
+      { kind: 'omitted', uri, mimeType: mimeType ?? 'text/plain', bytes: 20, reason: uiResourceReason },
+    ]);
+    expect(converted.textual).toBe(false);
+  });
+
+  it('a converter gets the parsed media type when there is one, and no mediaType key when there is none', () => {
+    const echo = (name: string, mediaTypes: string[]): Converter => ({
+      name,
+      mediaTypes,
+      input: 'text',
+      convert: (input) => ({
+        kind: 'text',
+        text: JSON.stringify({ keys: Object.keys(input).sort(), essence: input.mediaType?.essence }),
+      }),
+    });
+    const registry = new ConverterRegistry([echo('echo', ['text/x-echo'])], echo('fallback', ['x/fallback']));
+    const converted = convertContents(
+      [
+        { uri: 'x://a', mimeType: 'TEXT/X-ECHO; a=1', text: 'a' },
+        { uri: 'x://b', mimeType: 'not a type', text: 'b' },
+      ],
+      registry,
+    );
+    expect(converted.sections.map((section) => section.kind === 'text' && section.text)).toEqual([
+      '{"keys":["mediaType","mimeType","text","uri"],"essence":"text/x-echo"}',
+      '{"keys":["mimeType","text","uri"]}',
+    ]);
+  });
+
+  it('a media converter that changes the bytes (a transcoder) ships its bytes, not the blob as sent', () => {
+    const transcoder: Converter = {
+      name: 'transcoder',
+      mediaTypes: ['image/x-raw'],
+      input: 'binary',
+      convert: () => ({
+        kind: 'media',
+        mediaKind: 'image',
+        mimeType: 'image/png',
+        data: new Uint8Array([1, 2, 3]),
+      }),
+    };
+    const converted = convertContents(
+      [{ uri: 'x://raw', mimeType: 'image/x-raw', blob: base64('raw pixels') }],
+      createConverterRegistry([transcoder]),
+    );
+    expect(converted.sections).toStrictEqual([
+      {
+        kind: 'media',
+        uri: 'x://raw',
+        mimeType: 'image/png',
+        mediaKind: 'image',
+        bytes: 3,
+        data: base64(new Uint8Array([1, 2, 3])),
+      },
+    ]);
+  });
+
+  it('a media converter that keeps the bytes ships the blob exactly as sent', () => {
+    // 'QR==' decodes to "A" like 'QQ==' (base64 ignores the unused bits): the blob is not re-encoded.
+    const converted = convertContents([{ uri: 'x://a.png', mimeType: 'image/png', blob: 'QR==' }]);
+    expect(converted.sections[0]).toMatchObject({ kind: 'media', bytes: 1, data: 'QR==' });
   });
 });
