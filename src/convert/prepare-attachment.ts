@@ -71,8 +71,12 @@ export function prepareAttachment(
   } = {},
 ): Prepared {
   const { converters, derived } = options;
-  const key = derived?.cache.conversionKey(derived.sha256, converters);
-  let conversion = key === undefined ? undefined : derived?.cache.conversion(key);
+  // One test for "is there a derived cache", not one per use of its key.
+  const memo = derived && {
+    cache: derived.cache,
+    key: derived.cache.conversionKey(derived.sha256, converters),
+  };
+  let conversion = memo?.cache.conversion(memo.key);
   if (!conversion) {
     const converted = withRedactionNote(
       convertContents(result.contents, converters, derived?.sha256),
@@ -80,7 +84,7 @@ export function prepareAttachment(
     );
     const sections = [...converted.sections, ...byteCapSections(result)].map(escapeSection);
     conversion = { converted, sections };
-    if (key !== undefined) derived?.cache.keepConversion(key, conversion);
+    memo?.cache.keepConversion(memo.key, conversion);
   }
   const { converted, sections } = conversion;
   const composable: ComposableAttachment = {
@@ -94,7 +98,7 @@ export function prepareAttachment(
       ...(attachment.skillFrame !== undefined && { skill: attachment.skillFrame }),
     },
     sections,
-    ...(key !== undefined && { contentKey: key }),
+    ...(memo && { contentKey: memo.key }),
     ...(attachment.maxTokens !== undefined && { capTokens: attachment.maxTokens }),
   };
   return { converted, composable };

@@ -3,43 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { convertContents } from '../../src/convert/convert-contents.js';
 import type { Converter } from '../../src/convert/converter.js';
 import { ConverterRegistry, createConverterRegistry } from '../../src/convert/converter-registry.js';
-import { parseMediaType } from '../../src/convert/media-type.js';
 import { uiResourceReason } from '../../src/convert/ui-resource.js';
 
 const base64 = (data: string | Uint8Array) => Buffer.from(data).toString('base64');
-
-describe('parseMediaType', () => {
-  it('parses essence, suffix and parameters, case-insensitively', () => {
-    expect(parseMediaType('Application/LD+JSON; charset="utf-8"')).toEqual({
-      essence: 'application/ld+json',
-      type: 'application',
-      subtype: 'ld+json',
-      suffix: 'json',
-      parameters: { charset: 'utf-8' },
-    });
-  });
-
-  it('reads quoted parameter values per RFC 9110: `;` inside quotes, backslash escapes (found by fuzzing)', () => {
-    expect(
-      parseMediaType('text/plain; title="a;b"; note="say \\"hi\\" \\\\ ok"; charset=utf-8'),
-    ).toMatchObject({
-      essence: 'text/plain',
-      parameters: { title: 'a;b', note: 'say "hi" \\ ok', charset: 'utf-8' },
-    });
-  });
-
-  it('keeps a parameter named __proto__ as a parameter, not a prototype', () => {
-    const parsed = parseMediaType('text/html; __proto__=x; profile=mcp-app');
-    expect(Object.hasOwn(parsed?.parameters ?? {}, '__proto__')).toBe(true);
-    expect(parsed?.parameters.profile).toBe('mcp-app');
-  });
-
-  it('refuses what is not a media type', () => {
-    expect(parseMediaType('json')).toBeUndefined();
-    expect(parseMediaType('text/plain/extra')).toBeUndefined();
-    expect(parseMediaType('')).toBeUndefined();
-  });
-});
 
 describe('convertContents', () => {
   it.each([

@@ -39,6 +39,12 @@ export function testConverterContract({ converter, sample, expected }: Converter
       expect(converter.convert(inputOf(sample.content))).toEqual(expected);
     });
 
+    it('treats missing content as empty: no text is the empty string, no bytes an empty array', () => {
+      const { text: _text, data: _data, ...withoutContent } = inputOf(sample.content);
+      const empty = converter.input === 'text' ? '' : new Uint8Array(0);
+      expect(converter.convert(withoutContent)).toEqual(converter.convert(inputOf(empty)));
+    });
+
     it('is deterministic: the same input gives the same output', () => {
       expect(converter.convert(inputOf(sample.content))).toEqual(converter.convert(inputOf(sample.content)));
     });

@@ -57,3 +57,111 @@ describe('ConverterRegistry', () => {
     );
   });
 });
+
+describe('ConverterRegistry: keys, validation and revision (each registry built inside its test)', () => {
+  const textConverter = (name: string, mediaTypes: string[], extensions?: string[]): Converter => ({
+    name,
+    mediaTypes,
+    ...(extensions && { extensions }),
+    input: 'text',
+    convert: ({ text = '' }) => ({ kind: 'text', text }),
+  });
+  const nameOf = (registry: ConverterRegistry, mimeType: string | undefined, uri = 'x://a') =>
+    registry.find(parseMediaType(mimeType), uri).name;
+
+  it('an exact essence, a type/* family and a +suffix are three kinds of key, case-insensitive', () => {
+    const registry = new ConverterRegistry([
+      textConverter('exact', ['Text/X-Exact']),
+      textConverter('family', ['Model/*']),
+      textConverter('suffix', ['+Cbor']),
+    ]);
+    expect(nameOf(registry, 'text/x-exact; a=b')).toBe('exact');
+    expect(nameOf(registry, 'model/gltf+json')).toBe('family');
+    expect(nameOf(registry, 'application/x+cbor')).toBe('suffix');
+    expect(nameOf(registry, 'text/x-other')).toBe('binary');
+    expect(nameOf(registry, 'modelx/a')).toBe('binary');
+    expect(nameOf(registry, 'application/cbor')).toBe('binary');
+  });
+
+  it('the exact essence wins over the family, and the family over the suffix', () => {
+    const registry = new ConverterRegistry([
+      textConverter('suffix', ['+json']),
+      textConverter('family', ['application/*']),
+      textConverter('exact', ['application/ld+json']),
+    ]);
+    expect(nameOf(registry, 'application/ld+json')).toBe('exact');
+    expect(nameOf(registry, 'application/geo+json')).toBe('family');
+    expect(nameOf(registry, 'text/x+json')).toBe('suffix');
+  });
+
+  it('the media type decides when it is specific, whatever the extension', () => {
+    expect(nameOf(new ConverterRegistry(), 'text/csv', 'x://notes/readme.md')).toBe('csv');
+  });
+
+  it('without a media type the extension decides, binary converters included; without either, the fallback', () => {
+    const registry = new ConverterRegistry();
+    expect(nameOf(registry, undefined, 'x://logo.png')).toBe('image');
+    expect(nameOf(registry, undefined, 'x://data.csv')).toBe('csv');
+    expect(nameOf(registry, undefined, 'x://no-extension')).toBe('binary');
+    expect(nameOf(registry, 'not a type', 'x://no-extension')).toBe('binary');
+  });
+
+  it('extensions are matched case-insensitively, as declared and as in the URI', () => {
+    const registry = new ConverterRegistry([textConverter('upper', ['text/x-upper'], ['UPR'])]);
+    expect(nameOf(registry, undefined, 'x://a.upr')).toBe('upper');
+    expect(nameOf(registry, 'text/plain', 'x://A.UPR')).toBe('upper');
+  });
+
+  it('a custom fallback takes what nothing else claims', () => {
+    const registry = new ConverterRegistry([], textConverter('everything', ['application/x-everything']));
+    expect(nameOf(registry, 'image/png')).toBe('everything');
+    expect(nameOf(registry, undefined)).toBe('everything');
+  });
+
+  it('the revision counts registrations, the fallback first', () => {
+    const registry = new ConverterRegistry([]);
+    expect(registry.revision).toBe(1);
+    registry.register(textConverter('a', ['text/x-a'])).register(textConverter('b', ['text/x-b']));
+    expect(registry.revision).toBe(3);
+    expect(new ConverterRegistry().revision).toBe(11);
+  });
+
+  it('createConverterRegistry() without converters has the defaults', () => {
+    const registry = createConverterRegistry();
+    expect(nameOf(registry, 'text/csv')).toBe('csv');
+    expect(registry.revision).toBe(11);
+  });
+
+  it.each([
+    ['nothing', undefined, undefined],
+    ['no convert()', { name: 'no-convert', mediaTypes: ['text/x-a'], input: 'text' }, 'no-convert'],
+    [
+      'mediaTypes that are not a list',
+      { name: 'one-type', mediaTypes: 'text/x-a', input: 'text', convert: () => ({}) },
+      'one-type',
+    ],
+  ])('register() refuses %s, naming the converter', (_, converter, value) => {
+    expect(() => new ConverterRegistry([]).register(converter as unknown as Converter)).toThrow(
+      expect.objectContaining({
+        code: 'INVALID_OPTION',
+        message: 'a converter needs name, mediaTypes, input and convert()',
+        field: 'converter',
+        value,
+      }),
+    );
+  });
+
+  it.each(['json', 'text/plain/extra', '/plain', 'text/'])(
+    'register() refuses the pattern "%s", naming the field and the pattern',
+    (pattern) => {
+      expect(() => new ConverterRegistry([]).register(textConverter('broken', [pattern]))).toThrow(
+        expect.objectContaining({
+          code: 'INVALID_OPTION',
+          message: `"${pattern}" is not a media type, family or suffix`,
+          field: 'broken.mediaTypes',
+          value: pattern,
+        }),
+      );
+    },
+  );
+});

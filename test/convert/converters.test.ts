@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ConverterRegistry } from '../../src/convert/converter-registry.js';
 import { audioConverter } from '../../src/convert/converters/audio-converter.js';
 import { binaryConverter } from '../../src/convert/converters/binary-converter.js';
 import { csvConverter } from '../../src/convert/converters/csv-converter.js';
@@ -7,7 +8,7 @@ import { createJsonConverter, jsonConverter } from '../../src/convert/converters
 import { markdownConverter } from '../../src/convert/converters/markdown-converter.js';
 import { pdfConverter } from '../../src/convert/converters/pdf-converter.js';
 import { plainTextConverter } from '../../src/convert/converters/plain-text-converter.js';
-import { sourceCodeConverter } from '../../src/convert/converters/source-code-converter.js';
+import { extensionOf, sourceCodeConverter } from '../../src/convert/converters/source-code-converter.js';
 import { xmlConverter } from '../../src/convert/converters/xml-converter.js';
 import { yamlConverter } from '../../src/convert/converters/yaml-converter.js';
 import { parseMediaType } from '../../src/convert/media-type.js';
@@ -160,5 +161,70 @@ describe('converters by family', () => {
       kind: 'omitted',
       reason: 'binary content is not converted to text',
     });
+  });
+});
+
+describe('converters: declared types and details', () => {
+  it('json: a converter made by createJsonConverter claims application/json, text/json, +json and its extensions, as text', () => {
+    const json = createJsonConverter({ format: 'pretty' });
+    expect(json).toMatchObject({ name: 'json', input: 'text' });
+    const registry = new ConverterRegistry([json]);
+    const nameOf = (mimeType: string | undefined, uri = 'x://a') =>
+      registry.find(parseMediaType(mimeType), uri).name;
+    expect(nameOf('application/json')).toBe('json');
+    expect(nameOf('text/json')).toBe('json');
+    expect(nameOf('application/geo+json')).toBe('json');
+    expect(nameOf(undefined, 'x://a.json')).toBe('json');
+    expect(nameOf(undefined, 'x://a.jsonc')).toBe('json');
+    expect(nameOf('text/plain', 'x://a.json5')).toBe('json');
+    expect(nameOf('application/jsonx')).toBe('binary');
+  });
+
+  it('json: an unknown format is refused with a message that names the choices', () => {
+    expect(() => createJsonConverter({ format: 'tiny' as 'compact' })).toThrow(
+      'format must be compact, pretty or preserve (got tiny)',
+    );
+  });
+
+  it('csv: a single line pins nothing', () => {
+    expect(text(csvConverter, 'a,b', 'text/csv')).toStrictEqual({ kind: 'text', text: 'a,b' });
+  });
+
+  it('source code: no language known from type or extension gives a bare fence', () => {
+    expect(text(sourceCodeConverter, 'x', 'text/plain', 'x://a.unknown')).toEqual({
+      kind: 'text',
+      text: '```\nx\n```',
+      pinnedLines: 1,
+    });
+  });
+
+  it('image and audio name the parsed essence, without parameters; the raw type when none was parsed', () => {
+    for (const [converter, mimeType, essence] of [
+      [imageConverter, 'IMAGE/PNG; name=a', 'image/png'],
+      [audioConverter, 'Audio/MPEG; rate=44100', 'audio/mpeg'],
+    ] as const) {
+      const mediaType = parseMediaType(mimeType);
+      expect(
+        converter.convert({ uri: 'x://a', mimeType, data: png, ...(mediaType && { mediaType }) }),
+      ).toMatchObject({ mimeType: essence });
+      expect(converter.convert({ uri: 'x://a', mimeType, data: png })).toMatchObject({ mimeType });
+    }
+  });
+});
+
+describe('extensionOf', () => {
+  it.each([
+    ['x://src/app.ts', 'ts'],
+    ['x://src/App.TS', 'ts'],
+    ['x://src/app.ts?rev=1.py#part.rb', 'ts'],
+    ['x://src/app.ts#section.md', 'ts'],
+    ['x://src/archive.tar.gz', 'gz'],
+    ['x://dir/.env', ''],
+    ['x://dir.v2/readme', ''],
+    ['x://dir/readme', ''],
+    ['readme.', ''],
+    ['x://dir/file.md/', ''],
+  ])('%s → "%s"', (uri, extension) => {
+    expect(extensionOf(uri)).toBe(extension);
   });
 });

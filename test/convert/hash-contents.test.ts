@@ -55,3 +55,15 @@ describe('one sha256 of the bytes as sent', () => {
     expect(block?.kind === 'resource' && block.provenance.sha256).toBe(sha256(png));
   });
 });
+
+describe('hashContents: items that are neither plain text nor plain blob', () => {
+  it('an item is hashed as text only when its text is a string: `text: null` beside a blob is the blob', () => {
+    const item = { uri: 'x://a', text: null, blob } as never;
+    expect(hashContents([item])).toBe(sha256(png));
+  });
+
+  it('an item with neither text nor blob adds no bytes', () => {
+    expect(hashContents([{ uri: 'x://a' } as never])).toBe(sha256(''));
+    expect(hashContents([{ uri: 'x://a', text: 'a' }, { uri: 'x://b' } as never])).toBe(sha256('a'));
+  });
+});

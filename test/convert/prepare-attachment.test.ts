@@ -1,0 +1,183 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { DerivedCache } from '../../src/cache/derived-cache.js';
+import type { Converter } from '../../src/convert/converter.js';
+import { createConverterRegistry } from '../../src/convert/converter-registry.js';
+import { hashContents } from '../../src/convert/hash-contents.js';
+import { prepareAttachment } from '../../src/convert/prepare-attachment.js';
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+const target = { scope: 'pipeline', server: 'docs', uri: 'docs://guide.md' } as const;
+
+/** A registry whose markdown converter counts its calls. */
+function countingRegistry() {
+  const calls: string[] = [];
+  const counting: Converter = {
+    name: 'counting',
+    mediaTypes: ['text/markdown'],
+    input: 'text',
+    convert: ({ text = '' }) => {
+      calls.push(text);
+      return { kind: 'text', text };
+    },
+  };
+  return { registry: createConverterRegistry([counting]), calls };
+}
+
+describe('prepareAttachment', () => {
+  it('frames a read with its provenance, and names nothing it was not given', () => {
+    const contents = [{ uri: 'docs://guide.md', mimeType: 'text/markdown', text: '# Guide' }];
+    const { converted, composable } = prepareAttachment(target, { contents });
+    expect(composable).toStrictEqual({
+      provenance: {
+        scope: 'pipeline',
+        server: 'docs',
+        uri: 'docs://guide.md',
+        mimeType: 'text/markdown',
+        sha256: sha256('# Guide'),
+      },
+      sections: [
+        { kind: 'text', uri: 'docs://guide.md', mimeType: 'text/markdown', bytes: 7, text: '# Guide' },
+      ],
+    });
+    expect(converted.notes).toStrictEqual([]);
+  });
+
+  it('passes lastModified, the skill, the content key and the token cap through', () => {
+    const contents = [{ uri: 'docs://guide.md', mimeType: 'text/markdown', text: '# Guide' }];
+    const cache = new DerivedCache();
+    const hash = hashContents(contents);
+    const { composable } = prepareAttachment(
+      {
+        ...target,
+        maxTokens: 300,
+        lastModified: '2026-11-30T10:00:00Z',
+        skillFrame: { name: 'release', description: 'How to cut a release' },
+      },
+      { contents },
+      { derived: { cache, sha256: hash } },
+    );
+    expect(composable).toStrictEqual({
+      provenance: {
+        scope: 'pipeline',
+        server: 'docs',
+        uri: 'docs://guide.md',
+        mimeType: 'text/markdown',
+        sha256: hash,
+        lastModified: '2026-11-30T10:00:00Z',
+        skill: { name: 'release', description: 'How to cut a release' },
+      },
+      sections: [
+        { kind: 'text', uri: 'docs://guide.md', mimeType: 'text/markdown', bytes: 7, text: '# Guide' },
+      ],
+      contentKey: cache.conversionKey(hash, undefined),
+      capTokens: 300,
+    });
+  });
+
+  it('converts unchanged content once: the conversion is kept under its content key and reused', () => {
+    const { registry, calls } = countingRegistry();
+    const cache = new DerivedCache();
+    const contents = [{ uri: 'docs://guide.md', mimeType: 'text/markdown', text: '# Guide' }];
+    const derived = { cache, sha256: hashContents(contents) };
+
+    const first = prepareAttachment(target, { contents }, { converters: registry, derived });
+    const second = prepareAttachment(target, { contents }, { converters: registry, derived });
+
+    expect(calls).toEqual(['# Guide']);
+    expect(second.converted).toBe(first.converted);
+    expect(second.composable.sections).toBe(first.composable.sections);
+    expect(cache.conversion(cache.conversionKey(derived.sha256, registry))).toStrictEqual({
+      converted: first.converted,
+      sections: first.composable.sections,
+    });
+  });
+
+  it('other content under another key is converted anew; without the derived cache every call converts', () => {
+    const { registry, calls } = countingRegistry();
+    const cache = new DerivedCache();
+    const read = (text: string) => ({
+      contents: [{ uri: 'docs://guide.md', mimeType: 'text/markdown', text }],
+    });
+
+    prepareAttachment(target, read('one'), {
+      converters: registry,
+      derived: { cache, sha256: sha256('one') },
+    });
+    prepareAttachment(target, read('two'), {
+      converters: registry,
+      derived: { cache, sha256: sha256('two') },
+    });
+    prepareAttachment(target, read('one'), { converters: registry });
+    prepareAttachment(target, read('one'), { converters: registry });
+
+    expect(calls).toEqual(['one', 'two', 'one', 'one']);
+  });
+
+  it('a redaction is reported as a note with its count; none, no note', () => {
+    const contents = [{ uri: 'docs://guide.md', mimeType: 'text/markdown', text: 'key [redacted]' }];
+    const redacted = prepareAttachment(target, { contents, redactions: 2 });
+    expect(redacted.converted.notes).toStrictEqual([
+      "2 occurrence(s) of this server's credentials removed from its content (shown as [redacted])",
+    ]);
+    const clean = prepareAttachment(target, { contents, redactions: 0 });
+    expect(clean.converted.notes).toStrictEqual([]);
+  });
+
+  it("what the read's byte cap cut becomes a visible omitted section per item", () => {
+    const contents = [{ uri: 'docs://guide.md', mimeType: 'text/markdown', text: '# Gui' }];
+    const { composable } = prepareAttachment(target, {
+      contents,
+      truncation: {
+        maxBytes: 5,
+        items: [
+          { uri: 'docs://guide.md', mimeType: 'text/markdown', originalBytes: 12, keptBytes: 5 },
+          { uri: 'docs://logo', originalBytes: 40, keptBytes: 0 },
+        ],
+      },
+    });
+    expect(composable.sections).toStrictEqual([
+      { kind: 'text', uri: 'docs://guide.md', mimeType: 'text/markdown', bytes: 5, text: '# Gui' },
+      {
+        kind: 'omitted',
+        uri: 'docs://guide.md',
+        mimeType: 'text/markdown',
+        bytes: 7,
+        reason: "the read's byte cap (5 bytes) kept 5 of 12 bytes",
+      },
+      {
+        kind: 'omitted',
+        uri: 'docs://logo',
+        mimeType: 'application/octet-stream',
+        bytes: 40,
+        reason: "the read's byte cap (5 bytes) kept 0 of 40 bytes",
+      },
+    ]);
+  });
+
+  it('escapes text sections for framing (closing tags, control characters) and leaves the conversion as read', () => {
+    const text = 'end </mcp-resource> bell \u0007';
+    const contents = [
+      { uri: 'docs://guide.md', mimeType: 'text/markdown', text },
+      { uri: 'docs://a.zip', mimeType: 'application/zip', blob: 'UEs=' },
+    ];
+    const { converted, composable } = prepareAttachment(target, { contents });
+    expect(composable.sections).toStrictEqual([
+      {
+        kind: 'text',
+        uri: 'docs://guide.md',
+        mimeType: 'text/markdown',
+        bytes: 26,
+        text: 'end &lt;/mcp-resource> bell \\u{7}',
+      },
+      {
+        kind: 'omitted',
+        uri: 'docs://a.zip',
+        mimeType: 'application/zip',
+        bytes: 2,
+        reason: 'binary content is not converted to text',
+      },
+    ]);
+    expect(converted.sections[0]).toMatchObject({ text });
+  });
+});
