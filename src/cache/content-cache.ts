@@ -302,7 +302,8 @@ export class ContentCache extends EventEmitter<CacheEvents> {
   #startFlight(key: string, request: ReadRequest, read: () => Promise<ReadResourceResult>): Flight {
     const readFromServer = async () => {
       const started = performance.now();
-      const content = { ...measureContents(await read()), fetchedAt: Date.now() };
+      const { result, sha256, bytes } = measureContents(await read());
+      const content = { result, sha256, bytes, fetchedAt: Date.now() };
       this.emit('resource-read', {
         server: request.server,
         uri: request.uri,
@@ -359,7 +360,8 @@ export class ContentCache extends EventEmitter<CacheEvents> {
       this.#metrics.tooLargeToCache++;
       return;
     }
-    this.#entries.set(key, { ...content, server });
+    const { result, sha256, bytes, fetchedAt } = content;
+    this.#entries.set(key, { result, sha256, bytes, fetchedAt, server });
     let keys = this.#keysByServer.get(server);
     if (!keys) {
       keys = new Set();

@@ -154,13 +154,9 @@ type Writable<T> = { -readonly [Key in keyof T]: T[Key] };
  * The attachment's content: from the cache (shared with concurrent turns, single-flight), or
  * straight from its server's session without one.
  */
-async function readContent(attachment: FetchTarget, context: FetchContext): Promise<CacheRead> {
+function readContent(attachment: FetchTarget, context: FetchContext): Promise<CacheRead> {
   const { server, uri } = attachment;
-  if (!context.cache) {
-    const read = await raceAbort(readFromServer(attachment, context), context.signal);
-    const content = { ...measureContents(read), fetchedAt: Date.now() };
-    return { content, cache: 'bypass' };
-  }
+  if (!context.cache) return readUncached(attachment, context);
   // Invariant 9: a per-user server's content is keyed by its principal, so no other
   // principal's turn can be served it (cache hit, single-flight join or stale copy alike).
   const partition = context.servers.isPerUser(server) ? context.principal : undefined;
@@ -174,6 +170,12 @@ async function readContent(attachment: FetchTarget, context: FetchContext): Prom
     },
     () => readFromServer(attachment, context),
   );
+}
+
+async function readUncached(attachment: FetchTarget, context: FetchContext): Promise<CacheRead> {
+  const read = await raceAbort(readFromServer(attachment, context), context.signal);
+  const { result, sha256, bytes } = measureContents(read);
+  return { content: { result, sha256, bytes, fetchedAt: Date.now() }, cache: 'bypass' };
 }
 
 // The read is shared with concurrent turns (single-flight), so it carries only its own

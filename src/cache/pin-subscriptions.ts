@@ -22,6 +22,8 @@ export class PinSubscriptions {
   readonly #onFailure: (failure: SubscriptionFailure) => void;
   /** scope → keys it holds. */
   readonly #heldByScope = new Map<string, Set<string>>();
+  /** scope → the targets it was last reconciled with, in the order given. */
+  readonly #lastTargets = new Map<string, readonly PinnedTarget[]>();
   /** key → number of scopes holding it. */
   readonly #holders = new Map<string, number>();
   readonly #subscribed = new Set<string>();
@@ -50,6 +52,11 @@ export class PinSubscriptions {
 
   /** Sets what one scope's pins are now; subscribes what is new, unsubscribes what nobody holds. */
   reconcile(scope: string, targets: readonly PinnedTarget[]): void {
+    // Every turn reconciles its scopes; pins rarely change between turns: then nothing to do.
+    const last = this.#lastTargets.get(scope) ?? [];
+    if (sameTargets(last, targets)) return;
+    if (targets.length > 0) this.#lastTargets.set(scope, [...targets]);
+    else this.#lastTargets.delete(scope);
     const next = new Set(targets.map((target) => joinKey(target.server, target.uri)));
     const previous = this.#heldByScope.get(scope) ?? new Set<string>();
     for (const key of next) if (!previous.has(key)) this.#retain(key);
@@ -139,6 +146,16 @@ export class PinSubscriptions {
 }
 
 // --- Module helpers ---
+
+function sameTargets(first: readonly PinnedTarget[], second: readonly PinnedTarget[]): boolean {
+  if (first.length !== second.length) return false;
+  for (let index = 0; index < first.length; index++) {
+    const a = first[index];
+    const b = second[index];
+    if (a?.server !== b?.server || a?.uri !== b?.uri) return false;
+  }
+  return true;
+}
 
 function joinKey(server: string, uri: string): string {
   return `${server}\u0000${uri}`;

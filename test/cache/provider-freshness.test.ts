@@ -174,6 +174,25 @@ describe.each<TransportKind>(['memory', 'http'])('freshness over %s', (transport
     await provider.subscriptionsSettled();
     expect(provider.subscriptions).toEqual([]);
   });
+
+  it('a pin swapped for another between turns (as many pins as before) moves the subscription', async () => {
+    const { attachments, provider } = await startProviderHarness(transport, { fixture: { subscribe: true } });
+    const first = await attachments.pin({
+      scope: { pipelineId: 'support' },
+      server: 'gitnexus',
+      uri: 'gitnexus://repos',
+    });
+    await provider.provide({ pipelineId: 'support' });
+    await provider.provide({ pipelineId: 'support' });
+    await provider.subscriptionsSettled();
+    expect(provider.subscriptions).toEqual([{ server: 'gitnexus', uri: 'gitnexus://repos' }]);
+
+    await attachments.unpin(first.id);
+    await attachments.pin({ scope: { pipelineId: 'support' }, server: 'gitnexus', uri: 'gitnexus://setup' });
+    await provider.provide({ pipelineId: 'support' });
+    await provider.subscriptionsSettled();
+    expect(provider.subscriptions).toEqual([{ server: 'gitnexus', uri: 'gitnexus://setup' }]);
+  });
 });
 
 describe('subscriptions across a reconnect', () => {
