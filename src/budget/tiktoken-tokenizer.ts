@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { get_encoding, type Tiktoken } from 'tiktoken';
+import { boundedByCount } from '../options/bounded-by-count.js';
 import { bytePairEncode } from './byte-pair-encode.js';
 import { encodeChunked } from './count-tokens-chunked.js';
 import { decodeUtf8Whole } from './decode-utf8-whole.js';
@@ -70,9 +71,7 @@ export function createTiktokenTokenizer(
     pieces: preTokenizePattern(encoding),
     longPiece: (piece) => bytePairEncode(encoding, piece),
   };
-  // Bounded by count through maxSize: `max` would preallocate every slot (milliseconds for
-  // 10,000) in each new tokenizer.
-  const entries = { maxSize: options.countCacheEntries ?? 10_000, sizeCalculation: () => 1 };
+  const entries = boundedByCount(options.countCacheEntries ?? 10_000);
   const counts = new LRUCache<string, number>(entries);
   const shortCounts = new LRUCache<string, number>(entries);
   const counting = new Map<string, Promise<number>>();

@@ -4,6 +4,7 @@ import type { BodyMeasure } from '../budget/measure-body.js';
 import type { ConvertedSection } from '../convert/convert-contents.js';
 import type { ConverterRegistry } from '../convert/converter-registry.js';
 import type { Conversion, ConversionMemo } from '../convert/prepare-attachment.js';
+import { boundedByCount } from '../options/bounded-by-count.js';
 
 export interface DerivedCacheOptions {
   /** Bytes of converted text and token arrays held at most (default 64 MiB). */
@@ -34,9 +35,7 @@ export class DerivedCache implements ConversionMemo, BudgetMemo {
       // The block's text; media parts share their data with the conversion.
       sizeCalculation: (rendered) => Math.max(1, rendered.block.text.length * 2),
     });
-    // Bounded by count through maxSize: `max` would preallocate every slot (milliseconds for
-    // 10,000) in each new provider.
-    this.#frameCosts = new LRUCache({ maxSize: 10_000, sizeCalculation: () => 1 });
+    this.#frameCosts = new LRUCache(boundedByCount(10_000));
     this.#compositions = new LRUCache({
       maxSize: Math.floor(maxBytes / 8),
       // Its key (one line per attachment) and its blocks' text, which the renderings may share.

@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { boundedByCount } from '../options/bounded-by-count.js';
 
 export type ContentChange = 'new' | 'changed' | 'unchanged';
 
@@ -11,9 +12,7 @@ export class ChangeTracker {
   readonly #conversations: LRUCache<string, Map<string, string>>;
 
   constructor(maxConversations = 10_000) {
-    // Bounded by count through maxSize: `max` would preallocate every slot (milliseconds for
-    // 10,000) in each new provider.
-    this.#conversations = new LRUCache({ maxSize: maxConversations, sizeCalculation: () => 1 });
+    this.#conversations = new LRUCache(boundedByCount(maxConversations));
   }
 
   /** Compares with the last turn of this conversation and records the new version. */
