@@ -90,7 +90,13 @@ export async function fetchAttachment(
       // Fresh reads that arrive together are converted back to back, with no timer tick between
       // them: the deadline is checked by the clock before each. Past it, nothing more is
       // converted for this turn. A cache hit's conversion is normally kept: no check for it.
-      if (performance.now() >= context.deadlineAt) throw deadlineError(attachment);
+      if (performance.now() >= context.deadlineAt) {
+        throw new ContextError(
+          'TURN_DEADLINE',
+          `${attachment.uri} arrived after the turn deadline and was not converted`,
+          { server: attachment.server },
+        );
+      }
       context.signal.throwIfAborted();
     }
     const result = access.limits
@@ -190,7 +196,7 @@ function readFromServer({ server, uri }: FetchTarget, context: FetchContext) {
   });
 }
 
-function deadlineError(attachment: FetchTarget, cause?: unknown): ContextError {
+function deadlineError(attachment: FetchTarget, cause: unknown): ContextError {
   return new ContextError(
     'TURN_DEADLINE',
     `reading ${attachment.uri} did not finish before the turn deadline`,
