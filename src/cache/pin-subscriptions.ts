@@ -20,10 +20,11 @@ export interface SubscriptionFailure {
 export class PinSubscriptions {
   readonly #servers: McpServerRegistry;
   readonly #onFailure: (failure: SubscriptionFailure) => void;
-  /** scope → keys it holds. */
-  readonly #heldByScope = new Map<string, Set<string>>();
-  /** scope → the targets it was last reconciled with, in the order given. */
-  readonly #lastTargets = new Map<string, readonly PinnedTarget[]>();
+  /** scope → the targets it was last reconciled with (in the order given) and their keys. */
+  readonly #heldByScope = new Map<
+    string,
+    { readonly targets: readonly PinnedTarget[]; readonly keys: Set<string> }
+  >();
   /** key → number of scopes holding it. */
   readonly #holders = new Map<string, number>();
   readonly #subscribed = new Set<string>();
@@ -52,16 +53,14 @@ export class PinSubscriptions {
 
   /** Sets what one scope's pins are now; subscribes what is new, unsubscribes what nobody holds. */
   reconcile(scope: string, targets: readonly PinnedTarget[]): void {
+    const held = this.#heldByScope.get(scope);
     // Every turn reconciles its scopes; pins rarely change between turns: then nothing to do.
-    const last = this.#lastTargets.get(scope) ?? [];
-    if (sameTargets(last, targets)) return;
-    if (targets.length > 0) this.#lastTargets.set(scope, [...targets]);
-    else this.#lastTargets.delete(scope);
+    if (sameTargets(held?.targets ?? [], targets)) return;
     const next = new Set(targets.map((target) => joinKey(target.server, target.uri)));
-    const previous = this.#heldByScope.get(scope) ?? new Set<string>();
+    const previous = held?.keys ?? new Set<string>();
     for (const key of next) if (!previous.has(key)) this.#retain(key);
     for (const key of previous) if (!next.has(key)) this.#release(key);
-    if (next.size > 0) this.#heldByScope.set(scope, next);
+    if (next.size > 0) this.#heldByScope.set(scope, { targets: [...targets], keys: next });
     else this.#heldByScope.delete(scope);
   }
 
