@@ -8,6 +8,15 @@ import { prepareAttachment } from '../../src/convert/prepare-attachment.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const target = { scope: 'pipeline', server: 'docs', uri: 'docs://guide.md' } as const;
+/** A one-item markdown read, and the section it becomes. */
+const contents = [{ uri: 'docs://guide.md', mimeType: 'text/markdown', text: '# Guide' }];
+const guideSection = {
+  kind: 'text',
+  uri: 'docs://guide.md',
+  mimeType: 'text/markdown',
+  bytes: 7,
+  text: '# Guide',
+};
 
 /** A registry whose markdown converter counts its calls. */
 function countingRegistry() {
@@ -26,7 +35,6 @@ function countingRegistry() {
 
 describe('prepareAttachment', () => {
   it('frames a read with its provenance, and names nothing it was not given', () => {
-    const contents = [{ uri: 'docs://guide.md', mimeType: 'text/markdown', text: '# Guide' }];
     const { converted, composable } = prepareAttachment(target, { contents });
     expect(composable).toStrictEqual({
       provenance: {
@@ -36,15 +44,12 @@ describe('prepareAttachment', () => {
         mimeType: 'text/markdown',
         sha256: sha256('# Guide'),
       },
-      sections: [
-        { kind: 'text', uri: 'docs://guide.md', mimeType: 'text/markdown', bytes: 7, text: '# Guide' },
-      ],
+      sections: [guideSection],
     });
     expect(converted.notes).toStrictEqual([]);
   });
 
   it('passes lastModified, the skill, the content key and the token cap through', () => {
-    const contents = [{ uri: 'docs://guide.md', mimeType: 'text/markdown', text: '# Guide' }];
     const cache = new DerivedCache();
     const hash = hashContents(contents);
     const { composable } = prepareAttachment(
@@ -67,9 +72,7 @@ describe('prepareAttachment', () => {
         lastModified: '2026-11-30T10:00:00Z',
         skill: { name: 'release', description: 'How to cut a release' },
       },
-      sections: [
-        { kind: 'text', uri: 'docs://guide.md', mimeType: 'text/markdown', bytes: 7, text: '# Guide' },
-      ],
+      sections: [guideSection],
       contentKey: cache.conversionKey(hash, undefined),
       capTokens: 300,
     });
@@ -78,7 +81,6 @@ describe('prepareAttachment', () => {
   it('converts unchanged content once: the conversion is kept under its content key and reused', () => {
     const { registry, calls } = countingRegistry();
     const cache = new DerivedCache();
-    const contents = [{ uri: 'docs://guide.md', mimeType: 'text/markdown', text: '# Guide' }];
     const derived = { cache, sha256: hashContents(contents) };
 
     const first = prepareAttachment(target, { contents }, { converters: registry, derived });
