@@ -114,7 +114,11 @@ async function send<T>(
     try {
       return await run(client, request, traced);
     } catch (error) {
-      if (options.signal?.aborted || !isSessionGone(error, carriedSessionId)) throw error;
+      if (options.signal?.aborted) throw error;
+      // A session this side closed on purpose: the same request would meet the same end.
+      const cause = connection.closeCauseOf(client);
+      if (cause !== undefined) throw cause;
+      if (!isSessionGone(error, carriedSessionId)) throw error;
       connection.invalidate(client);
       if (!idempotent.has(operation)) throw error;
       return await run(await connectWithin(connection, options), request, traced);

@@ -9,6 +9,14 @@ export function httpStatusOf(error: unknown): number | undefined {
 }
 
 /**
+ * Whether the SDK's stdio transport gave up on a message larger than its buffer (`maxBufferSize`):
+ * it reports this error, then closes the session.
+ */
+export function isStdioMessageOverflow(error: unknown): boolean {
+  return error instanceof Error && /^ReadBuffer exceeded maximum size of \d+ bytes$/.test(error.message);
+}
+
+/**
  * Whether an `auto` server may fall back from Streamable HTTP to SSE after this connect
  * failure. MCP spec, "Transports > Backwards Compatibility": a 4xx such as 404 or 405 on the
  * initialize POST means an old HTTP+SSE server. A network error or a timeout may be one too.

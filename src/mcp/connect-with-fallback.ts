@@ -1,7 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { TransportAuth } from '../credentials/resolve-transport-auth.js';
 import { shouldFallBackToSse } from './classify-transport-error.js';
-import { createTransport } from './create-transport.js';
+import { createTransport, type TransportInputs } from './create-transport.js';
 import type { McpServerConfig } from './server-config.js';
 
 /** The transport an open session actually uses. */
@@ -23,12 +22,12 @@ export async function connectWithFallback(
   config: McpServerConfig,
   createClient: () => Client,
   timeoutMs: number,
-  auth?: TransportAuth,
+  inputs: TransportInputs = {},
   signal?: AbortSignal,
 ): Promise<OpenedSession> {
   const kind = transportKindOf(config);
   if (kind !== 'auto') {
-    return { client: await connectOnce(createClient, config, timeoutMs, auth, signal), transport: kind };
+    return { client: await connectOnce(createClient, config, timeoutMs, inputs, signal), transport: kind };
   }
   const remote = config as Extract<McpServerConfig, { url: string }>;
   let streamable: Client | undefined;
@@ -38,7 +37,7 @@ export async function connectWithFallback(
   };
   try {
     return {
-      client: await connectOnce(createStreamable, { ...remote, type: 'http' }, timeoutMs, auth, signal),
+      client: await connectOnce(createStreamable, { ...remote, type: 'http' }, timeoutMs, inputs, signal),
       transport: 'http',
     };
   } catch (error) {
@@ -48,7 +47,7 @@ export async function connectWithFallback(
     }
     const reason = error instanceof Error ? error.message : String(error);
     try {
-      const client = await connectOnce(createClient, { ...remote, type: 'sse' }, timeoutMs, auth, signal);
+      const client = await connectOnce(createClient, { ...remote, type: 'sse' }, timeoutMs, inputs, signal);
       return { client, transport: 'sse', fallbackReason: reason };
     } catch (sseError) {
       const message = sseError instanceof Error ? sseError.message : String(sseError);
@@ -69,7 +68,7 @@ async function connectOnce(
   createClient: () => Client,
   config: McpServerConfig,
   timeoutMs: number,
-  auth: TransportAuth | undefined,
+  inputs: TransportInputs,
   signal: AbortSignal | undefined,
 ): Promise<Client> {
   for (let attempt = 0; ; attempt++) {
@@ -84,7 +83,7 @@ async function connectOnce(
     let transport: Awaited<ReturnType<typeof createTransport>> | undefined;
     signal?.addEventListener('abort', noteChild, { once: true });
     try {
-      transport = await createTransport(config, auth);
+      transport = await createTransport(config, inputs);
       // `signal` aborts the initialize request; the SDK then closes the transport (an HTTP
       // request is cancelled, a child's stdin ended).
       await client.connect(transport, { timeout: timeoutMs, ...(signal && { signal }) });

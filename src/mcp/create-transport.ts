@@ -3,12 +3,26 @@ import type { TransportAuth } from '../credentials/resolve-transport-auth.js';
 import { rejectUnexpectedReplies } from './reject-unexpected-replies.js';
 import type { McpServerConfig } from './server-config.js';
 
+/** What a transport needs besides its config. */
+export interface TransportInputs {
+  /** A remote server's resolved credentials: headers, an OAuth provider or a client-certificate fetch. */
+  readonly auth?: TransportAuth;
+  /**
+   * Most bytes a stdio server's message may take (what is buffered while its newline has not
+   * come); past it the SDK closes the session. Unset: the SDK's 10 MiB.
+   */
+  readonly maxMessageBytes?: number;
+}
+
 /**
  * Builds the SDK transport for one server config. The stdio transport is imported lazily so
- * that the library's root entry never pulls in `child_process`. A remote server's resolved
- * credentials (`auth`) arrive as headers, an OAuth provider or a client-certificate fetch.
+ * that the library's root entry never pulls in `child_process`.
  */
-export async function createTransport(config: McpServerConfig, auth?: TransportAuth): Promise<Transport> {
+export async function createTransport(
+  config: McpServerConfig,
+  inputs: TransportInputs = {},
+): Promise<Transport> {
+  const { auth } = inputs;
   if ('createTransport' in config) return config.createTransport();
   if ('command' in config) {
     const { StdioClientTransport, getDefaultEnvironment } = await import(
@@ -21,6 +35,7 @@ export async function createTransport(config: McpServerConfig, auth?: TransportA
       env: { ...getDefaultEnvironment(), ...config.env },
       cwd: config.cwd,
       stderr: 'pipe',
+      ...(inputs.maxMessageBytes !== undefined && { maxBufferSize: inputs.maxMessageBytes }),
     });
   }
   if (config.type === 'http') {

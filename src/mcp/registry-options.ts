@@ -26,8 +26,10 @@ export const registrySettingsShape = {
     .default(8 * 1024 * 1024),
   /**
    * Most bytes of one HTTP response body (of one event, on an event stream) a remote server's
-   * session reads; past it reading stops (LIMIT_EXCEEDED). Default: twice `maxReadBytes` plus
-   * 1 MiB — base64 and JSON escaping, and the JSON-RPC envelope. At least `maxReadBytes`.
+   * session reads; past it reading stops (LIMIT_EXCEEDED). For a stdio server, most bytes of one
+   * message (the SDK's stdio transport then closes the session; its own default, 10 MiB, would
+   * refuse a blob of `maxReadBytes` in base64). Default: twice `maxReadBytes` plus 1 MiB —
+   * base64 and JSON escaping, and the JSON-RPC envelope. At least `maxReadBytes`.
    */
   maxResponseBytes: z.number().int().positive().optional(),
   /**

@@ -14,7 +14,7 @@ import { resolveTransportAuth, type TransportAuth } from '../credentials/resolve
 import { SecretRedactor } from '../credentials/secret-redactor.js';
 import { ContextError } from '../errors.js';
 import { inSpan, type Telemetry } from '../trace/telemetry.js';
-import { httpStatusOf } from './classify-transport-error.js';
+import { httpStatusOf, isStdioMessageOverflow } from './classify-transport-error.js';
 import { connectWithFallback, transportKindOf } from './connect-with-fallback.js';
 import { createEndpointFetch } from './create-endpoint-fetch.js';
 import { checkEndpoint, type EndpointPolicy } from './endpoint-policy.js';
@@ -54,8 +54,11 @@ export interface ConnectionOptions {
   readonly endpointPolicy: EndpointPolicy;
   /** Timeout of the initialize handshake, in milliseconds. */
   readonly connectTimeoutMs: number;
-  /** Most bytes of one HTTP response body (one event of a stream) read from a remote server. */
-  readonly maxResponseBytes?: number;
+  /**
+   * Most bytes of one HTTP response body (one event of a stream) read from a remote server, and
+   * of one message from a stdio server.
+   */
+  readonly maxResponseBytes: number;
   readonly notify: (event: ConnectionEvent) => void;
   /** Where `{ secret: "name" }` references in `auth` are looked up. */
   readonly credentials?: CredentialSource;
@@ -118,6 +121,8 @@ export class ServerConnection {
   /** The last connect failure, named when calls are refused while backing off. */
   #lastFailure: ContextError | undefined;
   #openedAt = 0;
+  /** Why a session closed, when the client side closed it (a stdio message past the limit). */
+  readonly #closeCauses = new WeakMap<Client, ContextError>();
 
   constructor(name: string, config: McpServerConfig, options: ConnectionOptions, principal?: string) {
     this.name = name;
@@ -180,6 +185,14 @@ export class ServerConnection {
     if (this.#client !== client) return;
     this.#client = undefined;
     void client.close().catch(() => undefined);
+  }
+
+  /**
+   * Why the session behind `client` was closed by this side, if it was: the failure its
+   * pending requests stand for (they only learn "Connection closed").
+   */
+  closeCauseOf(client: Client): ContextError | undefined {
+    return this.#closeCauses.get(client);
   }
 
   /** A copy of `error` without any credential this server's sessions have used. */
@@ -250,7 +263,8 @@ export class ServerConnection {
         auth = await raceAbort(this.#resolveAuth(this.config), signal);
       }
       const timeout = this.config.requestTimeoutMs ?? this.#options.connectTimeoutMs;
-      opened = await connectWithFallback(this.config, () => this.#createClient(), timeout, auth, signal);
+      const inputs = { ...(auth !== undefined && { auth }), maxMessageBytes: this.#options.maxResponseBytes };
+      opened = await connectWithFallback(this.config, () => this.#createClient(), timeout, inputs, signal);
       // A server that drops the session as soon as initialize is answered (a crash loop) has
       // closed it before `onclose` below is ours: that is a failed connect, not a session.
       if (opened.client.transport === undefined) {
@@ -297,6 +311,8 @@ export class ServerConnection {
     // 405: that is "no stream", and the session stays.
     client.onerror = (error) => {
       if (httpStatusOf(error) === 404 && sessionIdOf(client) !== undefined) this.invalidate(client);
+      // Reported before the SDK closes the session: the requests it fails learn why.
+      if (isStdioMessageOverflow(error)) this.#closeCauses.set(client, this.#messageTooLarge());
     };
     if (this.#closed) {
       await client.close();
@@ -411,9 +427,7 @@ export class ServerConnection {
           policy,
           server: this.name,
           ...(tls !== undefined && { tls }),
-          ...(this.#options.maxResponseBytes !== undefined && {
-            maxResponseBytes: this.#options.maxResponseBytes,
-          }),
+          maxResponseBytes: this.#options.maxResponseBytes,
         }),
       ...(this.principal !== undefined && { principal: this.principal }),
       ...(this.#options.authorizer !== undefined && { authorizer: this.#options.authorizer }),
@@ -439,6 +453,15 @@ export class ServerConnection {
     }
     this.#listen(client);
     return client;
+  }
+
+  #messageTooLarge(): ContextError {
+    const limit = this.#options.maxResponseBytes;
+    return new ContextError(
+      'LIMIT_EXCEEDED',
+      `server "${this.name}" sent a message over ${limit} bytes (maxResponseBytes): the session was closed`,
+      { server: this.name, field: 'maxResponseBytes', value: limit },
+    );
   }
 
   #closedError(): ContextError {

@@ -324,12 +324,13 @@ const cases: TurnCase[] = [
   },
   {
     group: 'content',
-    name: "a 12 MB message is over the SDK's 10 MiB stdio line cap: the session closes, typed, and reopens",
+    name: 'a 12 MB stdio message past maxResponseBytes (8 MiB): the session closes, LIMIT_EXCEEDED, and reopens',
     transport: 'stdio',
     fault: { kind: 'huge', bytes: 12 * 1024 * 1024 },
-    expected: { status: 'error', code: 'SESSION_CLOSED' },
+    registry: { maxReadBytes: 4 * 1024 * 1024, maxResponseBytes: 8 * 1024 * 1024 },
+    expected: { status: 'error', code: 'LIMIT_EXCEEDED' },
   },
-  ...(['memory', 'http'] as const).map(
+  ...(['memory', 'http', 'stdio'] as const).map(
     (transport): TurnCase => ({
       group: 'content',
       name: 'a 12 MB body is cut at the read cap and truncated to the budget, with a marker',

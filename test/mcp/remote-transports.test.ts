@@ -86,6 +86,51 @@ describe('McpServerRegistry over stdio (a child process)', () => {
   });
 });
 
+describe("a stdio server's message size (maxResponseBytes, the bytes awaiting a newline)", () => {
+  const megabyte = 1024 * 1024;
+  const blobServer = (blobs: Record<string, number>) =>
+    stdioConfig('test/mcp/support/serve-scripted-stdio.ts', [], {
+      SCRIPTED_BLOBS: JSON.stringify(blobs),
+      SCRIPTED_SERVER_OPTIONS: JSON.stringify({
+        contents: { 'scripted://small': [{ uri: 'scripted://small', text: 'small and fine' }] },
+      }),
+    });
+
+  it('a read of maxReadBytes (8 MiB) arrives whole with the default limits: its base64 line is 10.7 MiB', async () => {
+    const servers = registry({ mcpServers: { scripted: blobServer({ 'scripted://eight': 8 * megabyte }) } });
+    const read = await servers.readResource('scripted', 'scripted://eight');
+    const [content] = read.contents;
+    expect(content !== undefined && 'blob' in content && Buffer.from(content.blob, 'base64').length).toBe(
+      8 * megabyte,
+    );
+    expect(read.truncation).toBeUndefined();
+  });
+
+  it('a message past maxResponseBytes fails its read with LIMIT_EXCEEDED, once, and the next read opens a new session', async () => {
+    const servers = registry({
+      mcpServers: { scripted: blobServer({ 'scripted://three': 3 * megabyte }) },
+      maxReadBytes: megabyte,
+      maxResponseBytes: 2 * megabyte,
+    });
+    let sessions = 0;
+    servers.on('session-opened', () => {
+      sessions++;
+    });
+    await expect(servers.readResource('scripted', 'scripted://three')).rejects.toMatchObject({
+      code: 'LIMIT_EXCEEDED',
+      server: 'scripted',
+      field: 'maxResponseBytes',
+      value: 2 * megabyte,
+      message: expect.stringMatching(/over 2097152 bytes \(maxResponseBytes\)/),
+    });
+    // Not sent again on a new session: the same read would only overflow again.
+    expect(sessions).toBe(1);
+    const small = await servers.readResource('scripted', 'scripted://small');
+    expect(small.contents[0]).toMatchObject({ text: 'small and fine' });
+    expect(sessions).toBe(2);
+  });
+});
+
 describe('McpServerRegistry over Streamable HTTP', () => {
   it('follows cursors across three pages with { all: true }', async () => {
     const resources = Array.from({ length: 7 }, (_, index) => ({
