@@ -8,6 +8,11 @@ export interface ResponseCap {
   readonly maxBytes: number;
   /** Named in the error. */
   readonly server: string;
+  /**
+   * Told when an event stream that answers no request of this POST (a GET stream) passes the
+   * cap: its reader learns only that the stream failed, and the requests waiting on it do not.
+   */
+  readonly onStreamTooLarge?: (error: ContextError) => void;
 }
 
 /**
@@ -43,6 +48,7 @@ export function capResponseBody(
       controller.enqueue(errorEvents(requestIds, error.message, cap.maxBytes));
       controller.close();
     } else {
+      if (eventStream) cap.onStreamTooLarge?.(error);
       controller.error(error);
     }
   };

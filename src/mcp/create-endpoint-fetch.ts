@@ -2,6 +2,7 @@ import type { LookupFunction } from 'node:net';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { createMtlsAgent, createMtlsFetch, type MtlsOptions } from '../credentials/create-mtls-fetch.js';
 import { sendNodeRequest } from '../credentials/send-node-request.js';
+import type { ContextError } from '../errors.js';
 import { capResponseBody, requestIdsOf } from './cap-response-body.js';
 import {
   type CheckedAddress,
@@ -18,6 +19,8 @@ export interface EndpointFetchOptions {
   readonly tls?: MtlsOptions;
   /** Most bytes of one response body (one event of an event stream) read: `capResponseBody`. */
   readonly maxResponseBytes?: number;
+  /** A GET event stream passed `maxResponseBytes` (see `ResponseCap`). */
+  readonly onStreamTooLarge?: (error: ContextError) => void;
 }
 
 /** Redirects a followed request may take (as browsers and undici allow). */
@@ -39,7 +42,11 @@ export function createEndpointFetch(options: EndpointFetchOptions): FetchLike {
   return async (input, init) =>
     capResponseBody(
       await checked(input, init),
-      { maxBytes, server: options.server },
+      {
+        maxBytes,
+        server: options.server,
+        ...(options.onStreamTooLarge !== undefined && { onStreamTooLarge: options.onStreamTooLarge }),
+      },
       requestIdsOf(init?.body),
     );
 }

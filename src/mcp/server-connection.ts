@@ -428,6 +428,7 @@ export class ServerConnection {
           server: this.name,
           ...(tls !== undefined && { tls }),
           maxResponseBytes: this.#options.maxResponseBytes,
+          onStreamTooLarge: (error) => this.#onStreamTooLarge(error),
         }),
       ...(this.principal !== undefined && { principal: this.principal }),
       ...(this.#options.authorizer !== undefined && { authorizer: this.#options.authorizer }),
@@ -453,6 +454,18 @@ export class ServerConnection {
     }
     this.#listen(client);
     return client;
+  }
+
+  /**
+   * A legacy HTTP+SSE session's replies all come on its GET stream: one event past the cap
+   * loses a reply nobody can name, so the session closes and its waiting requests fail with
+   * the cause. (A Streamable HTTP GET stream answers no request: the SDK opens it again.)
+   */
+  #onStreamTooLarge(error: ContextError): void {
+    const client = this.#client;
+    if (client === undefined || this.#status.snapshot().transport !== 'sse') return;
+    this.#closeCauses.set(client, error);
+    this.invalidate(client);
   }
 
   #messageTooLarge(): ContextError {

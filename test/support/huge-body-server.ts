@@ -2,10 +2,15 @@ import { EventEmitter, once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type HugeBodyFormat = 'json' | 'event-stream';
+/**
+ * How replies travel: a JSON body or one SSE event per POST (Streamable HTTP), or as events of
+ * the GET stream a legacy HTTP+SSE client opened (`legacy-sse`: POSTs go to the endpoint the
+ * stream announced and are answered 202).
+ */
+export type HugeBodyFormat = 'json' | 'event-stream' | 'legacy-sse';
 
 /**
- * A hostile Streamable HTTP MCP server on 127.0.0.1 (stateless: no session id, no GET stream):
+ * A hostile MCP server on 127.0.0.1 (Streamable HTTP: stateless, no session id, no GET stream):
  * it answers initialize, resources/list and a read of `small://x` properly, and a read of any
  * other URI with one text content of `totalBytes`, generated and written in 64 KiB chunks as
  * the socket takes them (never held whole) — as a JSON body or as one SSE event. It counts
@@ -14,12 +19,29 @@ export type HugeBodyFormat = 'json' | 'event-stream';
 export async function startHugeBodyServer(options: { totalBytes: number; format: HugeBodyFormat }) {
   const written: number[] = [];
   const ends = new EventEmitter();
+  // legacy-sse: each GET stream by its session id, named in the endpoint it announces.
+  const streams = new Map<string, ServerResponse>();
   const http = createServer((request, response) => {
+    if (options.format === 'legacy-sse' && request.method === 'GET') {
+      const session = String(streams.size + 1);
+      streams.set(session, response);
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.write(`event: endpoint\ndata: /messages?session=${session}\n\n`);
+      return;
+    }
     if (request.method !== 'POST') {
       response.writeHead(405).end();
       return;
     }
-    void readJson(request).then((message) => answer(message, response));
+    void readJson(request).then((message) => {
+      const stream = streams.get(new URL(request.url ?? '/', 'http://x').searchParams.get('session') ?? '');
+      if (options.format !== 'legacy-sse') answer(message, response);
+      else if (stream === undefined) response.writeHead(404).end();
+      else {
+        response.writeHead(202).end();
+        answer(message, stream);
+      }
+    });
   });
 
   const answer = (
@@ -27,7 +49,7 @@ export async function startHugeBodyServer(options: { totalBytes: number; format:
     response: ServerResponse,
   ) => {
     if (message.id === undefined) {
-      response.writeHead(202).end();
+      if (options.format !== 'legacy-sse') response.writeHead(202).end();
       return;
     }
     const reply = (result: unknown) =>
@@ -57,8 +79,10 @@ export async function startHugeBodyServer(options: { totalBytes: number; format:
   };
 
   const streamHuge = async (response: ServerResponse, id: unknown, uri: string): Promise<number> => {
-    const eventStream = options.format === 'event-stream';
-    response.writeHead(200, { 'content-type': eventStream ? 'text/event-stream' : 'application/json' });
+    const eventStream = options.format !== 'json';
+    if (options.format !== 'legacy-sse') {
+      response.writeHead(200, { 'content-type': eventStream ? 'text/event-stream' : 'application/json' });
+    }
     const head = `${eventStream ? 'event: message\ndata: ' : ''}{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"contents":[{"uri":${JSON.stringify(uri)},"mimeType":"text/plain","text":"`;
     const tail = `"}]}}${eventStream ? '\n\n' : ''}`;
     const chunk = Buffer.alloc(64 * 1024, 'a');
@@ -83,7 +107,9 @@ export async function startHugeBodyServer(options: { totalBytes: number; format:
     };
     await write(head);
     while (!closed && bytes < options.totalBytes) await write(chunk);
-    if (!closed) response.end(tail);
+    // A legacy GET stream carries every reply of its session: it stays open.
+    if (!closed && options.format === 'legacy-sse') response.write(tail);
+    else if (!closed) response.end(tail);
     return bytes;
   };
 
@@ -111,7 +137,9 @@ async function readJson(request: IncomingMessage) {
 }
 
 function respond(response: ServerResponse, format: HugeBodyFormat, message: unknown): void {
-  if (format === 'event-stream') {
+  if (format === 'legacy-sse') {
+    response.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+  } else if (format === 'event-stream') {
     response.writeHead(200, { 'content-type': 'text/event-stream' });
     response.end(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
   } else {
