@@ -72,7 +72,28 @@ export function createTiktokenTokenizer(
     longPiece: (piece) => bytePairEncode(encoding, piece),
   };
   const entries = boundedByCount(options.countCacheEntries ?? 10_000);
-  const counts = new LRUCache<string, number>(entries);
+  // How many kept counts are of texts of each length: a bounded encoding hashes its text (to
+  // learn its whole count) only when some text of that length was counted, not every body.
+  const countedLengths = new Map<number, number>();
+  const counts = new LRUCache<string, number>({
+    ...entries,
+    dispose: (_count, key, reason) => {
+      // An overwrite ('set') keeps the key, and so its length.
+      if (reason !== 'set') forgetLength(lengthOfKey(key));
+    },
+  });
+  const forgetLength = (length: number) => {
+    const left = (countedLengths.get(length) ?? 0) - 1;
+    if (left > 0) countedLengths.set(length, left);
+    else countedLengths.delete(length);
+  };
+  const keepCount = (key: string, count: number) => {
+    if (!counts.has(key)) {
+      const length = lengthOfKey(key);
+      countedLengths.set(length, (countedLengths.get(length) ?? 0) + 1);
+    }
+    counts.set(key, count);
+  };
   const shortCounts = new LRUCache<string, number>(entries);
   const counting = new Map<string, Promise<number>>();
   const keyOf = async (text: string) => {
@@ -82,7 +103,7 @@ export function createTiktokenTokenizer(
       hash.update(text.slice(start, start + hashChunkChars));
       if (start + hashChunkChars < text.length) await new Promise((resolve) => setImmediate(resolve));
     }
-    return hash.digest('base64');
+    return `${text.length}:${hash.digest('base64')}`;
   };
   let disposed = false;
 
@@ -110,7 +131,7 @@ export function createTiktokenTokenizer(
         counting.set(key, flight);
         void flight.then(
           (count) => {
-            counts.set(key, count);
+            keepCount(key, count);
             counting.delete(key);
           },
           () => counting.delete(key),
@@ -119,14 +140,18 @@ export function createTiktokenTokenizer(
       return flight;
     },
     encodeWithin: async (text, limitTokens, from) => {
-      const key = text.length < cacheFromChars ? undefined : await keyOf(text);
+      const cacheable = text.length >= cacheFromChars;
+      let key = cacheable && countedLengths.has(text.length) ? await keyOf(text) : undefined;
       const known = key === undefined ? undefined : counts.get(key);
       const result = await encodeChunked(text, pieceEncoder, {
         limitTokens,
         fromEnd: from === 'end',
         keepTokens: true,
       });
-      if (result.complete && key !== undefined) counts.set(key, result.count);
+      if (result.complete && cacheable) {
+        key ??= await keyOf(text);
+        keepCount(key, result.count);
+      }
       return { ...result, ...(known !== undefined && { knownCount: known }) };
     },
     countPrefix: (text, encoding, chars) => {
@@ -150,4 +175,11 @@ export function createTiktokenTokenizer(
       }
     },
   };
+}
+
+// --- Internal helpers ---
+
+/** Count keys are `length:sha256`. */
+function lengthOfKey(key: string): number {
+  return Number(key.slice(0, key.indexOf(':')));
 }

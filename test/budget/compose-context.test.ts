@@ -203,6 +203,31 @@ describe('composeContext', () => {
     expect(composed.usedTokens).toBeGreaterThan(285);
   });
 
+  it('head: a cut before an indented line (no piece boundary there) re-counts only the stretch after the last safe boundary, and the count stays exact', async () => {
+    // Every line starts with spaces: a newline followed by a space is no safe boundary, so the
+    // kept head's own count is read off the measuring pass only up to a space between words.
+    const body = Array.from({ length: 400 }, (_, line) => `    item ${line}: the quick brown fox`).join('\n');
+    const counted: string[] = [];
+    const watching = {
+      ...tokenizer,
+      count: (text: string) => {
+        counted.push(text);
+        return tokenizer.count(text);
+      },
+    };
+    const composed = await composeContext(
+      [composable(body, 0)],
+      watching,
+      options({ maxTokens: 600, renderOrder: [0] }),
+    );
+    const block = composed.blocks[1];
+    expect(block?.text).toMatch(/fox\n\n\[truncated/);
+    expect(composed.usedTokens).toBe(reference.encode_ordinary(renderText(composed.blocks)).length);
+    // Frames, markers and joins only: the kept head (over 1,500 characters) is not counted again.
+    expect(block?.text.length).toBeGreaterThan(1500);
+    expect(Math.max(...counted.map((text) => text.length))).toBeLessThan(400);
+  });
+
   it('tail: keeps the end, with the marker in front', async () => {
     const composed = await composeContext(
       [composable(lines(400), 0)],

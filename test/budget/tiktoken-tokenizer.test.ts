@@ -1,7 +1,10 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { createRequire, syncBuiltinESMExports } from 'node:module';
+import { afterAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { createTiktokenTokenizer } from '../../src/budget/tiktoken-tokenizer.js';
 
 const tokenizer = createTiktokenTokenizer();
+// The builtin's own exports object: a spy set on it reaches named imports once synced.
+const crypto = createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto');
 afterAll(() => tokenizer.dispose());
 
 describe('createTiktokenTokenizer', () => {
@@ -30,5 +33,34 @@ describe('createTiktokenTokenizer', () => {
     second.dispose();
     // Disposing one user must not free the encoder the other still uses.
     expect(await tokenizer.count('still works')).toBe(2);
+  });
+
+  it('a bounded encoding reports the whole count it knows, and hashes its text only when a text of that length was counted', async () => {
+    const counting = createTiktokenTokenizer({ countCacheEntries: 1 });
+    onTestFinished(() => counting.dispose());
+    // The module imports createHash by name: the spy reaches it through the synced builtin.
+    const createHash = vi.spyOn(crypto, 'createHash');
+    syncBuiltinESMExports();
+    onTestFinished(() => {
+      createHash.mockRestore();
+      syncBuiltinESMExports();
+    });
+    const body = 'The quick brown fox jumps over the lazy dog.\n'.repeat(100);
+    const within = (text: string) => counting.encodeWithin?.(text, 10, 'start');
+
+    // Nothing of its length was ever counted: no hash, no known count.
+    expect((await within(body))?.knownCount).toBeUndefined();
+    expect(createHash).not.toHaveBeenCalled();
+
+    expect(await counting.count(body)).toBe(1000);
+    createHash.mockClear();
+    expect((await within(body))?.knownCount).toBe(1000);
+    expect(createHash).toHaveBeenCalledTimes(1);
+
+    // Another length evicts it (one entry): its length is forgotten with it.
+    expect(await counting.count(`${body}!`)).toBe(1001);
+    createHash.mockClear();
+    expect((await within(body))?.knownCount).toBeUndefined();
+    expect(createHash).not.toHaveBeenCalled();
   });
 });

@@ -1,4 +1,5 @@
 import { encodeWithin } from '../encode-within.js';
+import { lastSafeBoundary } from '../find-safe-boundary.js';
 import type { BoundedEncoding, Tokenizer } from '../tokenizer.js';
 import { lineEndBefore } from './cut-at-line.js';
 
@@ -8,6 +9,11 @@ export interface Taken {
   readonly tokens: number;
   /** The exact count of `text` on its own, when the encoding gives it (see Tokenizer.countPrefix). */
   readonly exactTokens?: number;
+  /**
+   * Without `exactTokens`: the exact count of `text.slice(0, chars)`, the longest prefix that
+   * ends on a piece boundary the encoding gives, so only the rest needs counting.
+   */
+  readonly exactPrefix?: { readonly chars: number; readonly tokens: number };
 }
 
 /**
@@ -42,10 +48,18 @@ export async function takeHead(
 
 // --- Internal helpers ---
 
-/** Adds the exact count of the taken text when its end is a piece boundary of the body. */
+/**
+ * Adds the exact count of the taken text when its end is a piece boundary of the body; else
+ * that of its longest prefix ending on a safe boundary (a line cut before an indented line ends
+ * on none: a newline followed by a space is no piece boundary).
+ */
 function withExactCount(taken: Taken, body: string, encoding: BoundedEncoding, tokenizer: Tokenizer): Taken {
   // Decoding drops a cut character and maps invalid text to U+FFFD: then it is no prefix.
   if (!tokenizer.countPrefix || !body.startsWith(taken.text)) return taken;
   const exactTokens = tokenizer.countPrefix(body, encoding, taken.text.length);
-  return exactTokens === undefined ? taken : { ...taken, exactTokens };
+  if (exactTokens !== undefined) return { ...taken, exactTokens };
+  const chars = lastSafeBoundary(body, 0, taken.text.length);
+  if (chars <= 0) return taken;
+  const tokens = tokenizer.countPrefix(body, encoding, chars);
+  return tokens === undefined ? taken : { ...taken, exactPrefix: { chars, tokens } };
 }
