@@ -1,3 +1,5 @@
+import { toneOf } from '../mcp/status-tone.js';
+
 /** ANSI styles for one output stream; plain text when colour is off. */
 export interface Style {
   readonly enabled: boolean;
@@ -33,13 +35,11 @@ export function createStyle(stream: NodeJS.WriteStream, environment = process.en
   };
 }
 
-/** The colour a trace status or connection state reads best in. */
+/** A trace status or connection state in the colour of its tone (`statusTones`). */
 export function paintStatus(style: Style, status: string): string {
-  if (status === 'injected' || status === 'connected') return style.green(status);
-  if (status === 'truncated' || status === 'stale' || status === 'omitted-budget')
-    return style.yellow(status);
-  if (status === 'error' || status === 'timeout' || status === 'denied' || status === 'unsupported') {
-    return style.red(status);
-  }
+  const tone = toneOf(status);
+  if (tone === 'good') return style.green(status);
+  if (tone === 'warn') return style.yellow(status);
+  if (tone === 'bad') return style.red(status);
   return status;
 }

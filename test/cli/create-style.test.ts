@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createStyle } from '../../src/cli/create-style.js';
+import { createStyle, paintStatus } from '../../src/cli/create-style.js';
 import { formatTable } from '../../src/cli/format-table.js';
 
 const terminal = { isTTY: true, hasColors: () => true } as unknown as NodeJS.WriteStream;
@@ -34,5 +34,29 @@ describe('createStyle', () => {
     );
     // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping ANSI colour codes.
     expect(painted.replace(/\u001b\[\d+m/g, '')).toBe(plain);
+  });
+
+  it('paints each status and connection state by its tone; a failed server reads red', () => {
+    const style = createStyle(terminal, {});
+    const painted = [
+      'injected',
+      'connected',
+      'omitted-budget',
+      'disconnected',
+      'failed',
+      'denied',
+      'idle',
+      'whatever',
+    ];
+    expect(painted.map((status) => paintStatus(style, status))).toEqual([
+      '\u001b[32minjected\u001b[39m',
+      '\u001b[32mconnected\u001b[39m',
+      '\u001b[33momitted-budget\u001b[39m',
+      '\u001b[33mdisconnected\u001b[39m',
+      '\u001b[31mfailed\u001b[39m',
+      '\u001b[31mdenied\u001b[39m',
+      'idle',
+      'whatever',
+    ]);
   });
 });

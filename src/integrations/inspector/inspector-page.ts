@@ -1,3 +1,5 @@
+import { type StatusTone, statusTones } from '../../mcp/status-tone.js';
+
 /** The inspector's HTML shell: static, nothing interpolated; the script fills it from the API. */
 export const inspectorHtml = `<!doctype html>
 <html lang="en">
@@ -64,9 +66,9 @@ li > * { margin-right: .5rem; }
 .number { text-align: right; font-variant-numeric: tabular-nums; }
 .server { font-weight: 600; }
 .state, .status { padding: 0 .35rem; border-radius: 3px; font-size: .8rem; background: #e3e6ea; }
-.state-connected, .status-injected { background: #d5f0dc; }
-.status-truncated, .state-connecting, .state-disconnected, .status-stale { background: #fbeccb; }
-.state-error, .status-error, .status-timeout, .status-denied, .status-omitted-budget, .status-unsupported { background: #f8d7d5; }
+${badgeRule('good', '#d5f0dc')}
+${badgeRule('warn', '#fbeccb')}
+${badgeRule('bad', '#f8d7d5')}
 .turn { background: #fff; margin: .6rem 0; border: 1px solid #e3e6ea; border-radius: 6px; }
 .turn td:nth-child(3) { width: 38%; }
 .turn > header { padding: .4rem .6rem; cursor: pointer; }
@@ -75,3 +77,13 @@ li > * { margin-right: .5rem; }
 .context { margin: 0; padding: .6rem; background: #11161c; color: #e8eaed; white-space: pre-wrap; max-height: 30rem; overflow: auto; }
 form { margin-top: .5rem; display: flex; gap: .4rem; }
 `;
+
+// --- Internal helpers ---
+
+/** One background for the badges of every status and state of a tone (`statusTones`). */
+function badgeRule(tone: StatusTone, background: string): string {
+  const names = Object.keys(statusTones).filter(
+    (name) => statusTones[name as keyof typeof statusTones] === tone,
+  );
+  return `${names.flatMap((name) => [`.state-${name}`, `.status-${name}`]).join(', ')} { background: ${background}; }`;
+}
