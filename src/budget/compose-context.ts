@@ -49,7 +49,7 @@ export async function composeContext(
   // A warm turn: every attachment's content, frame facts and cap, and every option, as on a
   // turn already composed: that composition again, without planning, rendering or counting.
   const memo = options.derived;
-  const turnKey = memo && compositionKey(items, tokenizer, options);
+  const turnKey = memo && turnKeyOf(items, tokenizer, options);
   const known = turnKey === undefined ? undefined : memo?.composition<ComposedContext>(turnKey);
   // The blocks array is the caller's to change; the blocks themselves are shared, as renderings are.
   if (known)
@@ -102,18 +102,40 @@ async function composeAnew(
 
 // --- Internal helpers ---
 
+// Each attachment object a composition was keyed by gets a number of its own, never reused:
+// the same number means the same object, so the same content, frame facts and cap.
+const attachmentIds = new WeakMap<ComposableAttachment, number>();
+let lastAttachmentId = 0;
+
 /**
- * Everything a composition depends on, one line per attachment; undefined when some content
- * has no stable key. Measures are left out on purpose: a later turn may have counted further
- * into a body, and the composition kept is still exact for what it renders.
+ * Everything a composition depends on: the options, and each attachment by its number;
+ * undefined when some content has no stable key. Unchanged content is prepared into the same
+ * object every turn, so a warm turn's key is short and built without a line per attachment.
+ * Measures are left out on purpose: a later turn may have counted further into a body, and the
+ * composition kept is still exact for what it renders.
  */
-function compositionKey(
+function turnKeyOf(
   items: readonly ComposableAttachment[],
   tokenizer: Tokenizer,
   options: ComposeOptions,
 ): string | undefined {
+  let key = optionsKeyOf(tokenizer, options);
+  for (const item of items) {
+    if (item.contentKey === undefined) return undefined;
+    let id = attachmentIds.get(item);
+    if (id === undefined) {
+      id = ++lastAttachmentId;
+      attachmentIds.set(item, id);
+    }
+    key += `\u0001${id}`;
+  }
+  return key;
+}
+
+/** The options part of a composition's key: everything but the attachments. */
+function optionsKeyOf(tokenizer: Tokenizer, options: ComposeOptions): string {
   const truncation = options.truncation ?? 'head';
-  let key = [
+  return [
     tokenizer.name,
     options.maxTokens,
     options.minTokens,
@@ -127,13 +149,6 @@ function compositionKey(
     // Only `relevant` cuts read the message.
     truncation === 'relevant' ? (options.query ?? '') : '',
   ].join('\u0000');
-  for (const item of items) {
-    if (item.contentKey === undefined) return undefined;
-    const { scope, server, uri, mimeType, sha256, lastModified, skill } = item.provenance;
-    // One line per attachment, built as one template (the key is built on every turn).
-    key += `\u0001${item.contentKey}\u0000${item.capTokens ?? ''}\u0000${scope}\u0000${server}\u0000${uri}\u0000${mimeType}\u0000${sha256}\u0000${lastModified ?? ''}\u0000${skill ? `${skill.name}\u0000${skill.description}` : ''}`;
-  }
-  return key;
 }
 
 type ResourceBlock = ContextBlock & { kind: 'resource' };

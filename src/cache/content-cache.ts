@@ -98,6 +98,8 @@ interface Entry extends CachedContent {
   readonly server: string;
   /** Set when the session that produced it closed: not served fresh, still usable on error. */
   staleSince?: number;
+  /** What a hit on it answers: one object per entry, not one per turn. */
+  hit?: CacheRead;
 }
 
 interface Flight {
@@ -160,13 +162,22 @@ export class ContentCache extends EventEmitter<CacheEvents> {
    * exists, that copy is returned as `stale` with the error; otherwise the error is thrown.
    */
   read(request: ReadRequest, read: () => Promise<ReadResourceResult>): Promise<CacheRead> {
-    const key = cacheKey(request);
-    const cached = this.#entries.get(key);
-    if (!request.bypass && cached && this.#isFresh(cached)) {
-      this.#metrics.hits++;
-      return Promise.resolve({ content: cached, cache: 'hit' });
-    }
-    return this.#readAnew(key, request, read);
+    const hit = this.peek(request);
+    if (hit) return Promise.resolve(hit);
+    return this.#readAnew(cacheKey(request), request, read);
+  }
+
+  /**
+   * A hit, answered at once: the fresh copy of one resource (counted as a hit), or undefined
+   * when `read` would go to the server (a miss, a stale copy, a bypass).
+   */
+  peek(request: ReadRequest): CacheRead | undefined {
+    if (request.bypass) return undefined;
+    const cached = this.#entries.get(cacheKey(request));
+    if (!cached || !this.#isFresh(cached)) return undefined;
+    this.#metrics.hits++;
+    cached.hit ??= { content: cached, cache: 'hit' };
+    return cached.hit;
   }
 
   async #readAnew(

@@ -69,14 +69,33 @@ export interface ReadAccess {
 
 /**
  * Step 3, fetch: reads one attachment from its server's session, then converts it. A failure becomes an error
- * or timeout outcome for the trace, never content.
+ * or timeout outcome for the trace, never content. A fresh copy in the cache is answered at
+ * once, without a promise: a warm turn waits on nothing it already holds.
  */
-export async function fetchAttachment(
+export function fetchAttachment(
   attachment: FetchTarget,
   context: FetchContext,
   access: ReadAccess = {},
-): Promise<FetchedAttachment> {
+): FetchedAttachment | Promise<FetchedAttachment> {
   const started = performance.now();
+  // With telemetry, every fetch gets its span: the read path below makes them.
+  const hit = context.telemetry ? undefined : peekContent(attachment, context);
+  if (!hit) return fetchAnew(attachment, context, access, started);
+  try {
+    return convertRead(attachment, hit, context, access, started);
+  } catch (error) {
+    return failedFetch(error, attachment, context, started);
+  }
+}
+
+// --- Internal helpers ---
+
+async function fetchAnew(
+  attachment: FetchTarget,
+  context: FetchContext,
+  access: ReadAccess,
+  started: number,
+): Promise<FetchedAttachment> {
   try {
     if (!context.servers.has(attachment.server)) {
       throw new ContextError('UNKNOWN_SERVER', `no MCP server named "${attachment.server}" is configured`, {
@@ -99,60 +118,86 @@ export async function fetchAttachment(
       }
       context.signal.throwIfAborted();
     }
-    const result = access.limits
-      ? applyReadLimits(read.content.result, access.limits, attachment)
-      : read.content.result;
-    access.verify?.(result);
-    const options = {
-      converters: context.converters,
-      // A read cut by the binding's byte cap is not the content its hash names: not shared.
-      derived:
-        context.derived && result === read.content.result
-          ? { cache: context.derived, sha256: read.content.sha256 }
-          : undefined,
-    };
-    const { converted, composable } = context.telemetry
+    return context.telemetry
       ? await inSpan(context.telemetry, 'mcp-context convert', undefined, async () =>
-          prepareAttachment(attachment, result, options),
+          convertRead(attachment, read, context, access, started),
         )
-      : prepareAttachment(attachment, result, options);
-    const ready: Writable<Extract<FetchedAttachment, { kind: 'ready' }>> = {
-      kind: 'ready',
-      composable,
-      converted,
-      cache: read.cache,
-      durationMs: performance.now() - started,
-    };
-    if (read.shared) ready.sharedCache = read.shared;
-    if (read.error !== undefined) ready.staleError = toFailure(read.error, attachment);
-    return ready;
+      : convertRead(attachment, read, context, access, started);
   } catch (error) {
-    const failure = context.signal.aborted
-      ? new ContextError(
-          'ABORTED',
-          `reading ${attachment.uri} was aborted`,
-          { server: attachment.server },
-          error,
-        )
-      : toFailure(error, attachment);
-    const cache: CacheStatus =
-      !context.cache || context.bypassCache || attachment.bypassCache === true ? 'bypass' : 'miss';
-    const durationMs = performance.now() - started;
-    if (failure.code === 'ABORTED' && context.deadline.aborted) {
-      const deadline = deadlineError(attachment, failure);
-      return { kind: 'failed', status: 'timeout', error: deadline, cache, durationMs };
-    }
-    const status =
-      failure.code === 'READ_TIMEOUT' || failure.code === 'TURN_DEADLINE'
-        ? 'timeout'
-        : failure.code === 'POLICY_DENIED'
-          ? 'denied'
-          : 'error';
-    return { kind: 'failed', status, error: failure, cache, durationMs };
+    return failedFetch(error, attachment, context, started);
   }
 }
 
-// --- Internal helpers ---
+/** A read made ready for the budget: the binding's limits, the verification, the conversion. */
+function convertRead(
+  attachment: FetchTarget,
+  read: CacheRead,
+  context: FetchContext,
+  access: ReadAccess,
+  started: number,
+): Extract<FetchedAttachment, { kind: 'ready' }> {
+  const result = access.limits
+    ? applyReadLimits(read.content.result, access.limits, attachment)
+    : read.content.result;
+  access.verify?.(result);
+  const { converted, composable } = prepareAttachment(attachment, result, {
+    converters: context.converters,
+    // A read cut by the binding's byte cap is not the content its hash names: not shared.
+    derived:
+      context.derived && result === read.content.result
+        ? { cache: context.derived, sha256: read.content.sha256 }
+        : undefined,
+  });
+  const ready: Writable<Extract<FetchedAttachment, { kind: 'ready' }>> = {
+    kind: 'ready',
+    composable,
+    converted,
+    cache: read.cache,
+    durationMs: performance.now() - started,
+  };
+  if (read.shared) ready.sharedCache = read.shared;
+  if (read.error !== undefined) ready.staleError = toFailure(read.error, attachment);
+  return ready;
+}
+
+/** What a fetch that threw becomes in the trace: an error, a timeout, or an abort. */
+function failedFetch(
+  error: unknown,
+  attachment: FetchTarget,
+  context: FetchContext,
+  started: number,
+): Extract<FetchedAttachment, { kind: 'failed' }> {
+  const failure = context.signal.aborted
+    ? new ContextError(
+        'ABORTED',
+        `reading ${attachment.uri} was aborted`,
+        { server: attachment.server },
+        error,
+      )
+    : toFailure(error, attachment);
+  const cache: CacheStatus =
+    !context.cache || context.bypassCache || attachment.bypassCache === true ? 'bypass' : 'miss';
+  const durationMs = performance.now() - started;
+  if (failure.code === 'ABORTED' && context.deadline.aborted) {
+    const deadline = deadlineError(attachment, failure);
+    return { kind: 'failed', status: 'timeout', error: deadline, cache, durationMs };
+  }
+  const status =
+    failure.code === 'READ_TIMEOUT' || failure.code === 'TURN_DEADLINE'
+      ? 'timeout'
+      : failure.code === 'POLICY_DENIED'
+        ? 'denied'
+        : 'error';
+  return { kind: 'failed', status, error: failure, cache, durationMs };
+}
+
+/** The attachment's fresh copy in the cache, if there is one (see readContent). */
+function peekContent(attachment: FetchTarget, context: FetchContext): CacheRead | undefined {
+  const { server, uri } = attachment;
+  if (!context.cache || context.bypassCache || attachment.bypassCache === true) return undefined;
+  if (!context.servers.has(server)) return undefined;
+  return context.cache.peek({ server, uri, principal: partitionOf(server, context) });
+}
 
 type Writable<T> = { -readonly [Key in keyof T]: T[Key] };
 
@@ -163,19 +208,24 @@ type Writable<T> = { -readonly [Key in keyof T]: T[Key] };
 function readContent(attachment: FetchTarget, context: FetchContext): Promise<CacheRead> {
   const { server, uri } = attachment;
   if (!context.cache) return readUncached(attachment, context);
-  // Invariant 9: a per-user server's content is keyed by its principal, so no other
-  // principal's turn can be served it (cache hit, single-flight join or stale copy alike).
-  const partition = context.servers.isPerUser(server) ? context.principal : undefined;
   return context.cache.read(
     {
       server,
       uri,
-      principal: partition,
+      principal: partitionOf(server, context),
       bypass: context.bypassCache || attachment.bypassCache === true,
       signal: context.signal,
     },
     () => readFromServer(attachment, context),
   );
+}
+
+/**
+ * Invariant 9: a per-user server's content is keyed by its principal, so no other principal's
+ * turn can be served it (cache hit, single-flight join or stale copy alike).
+ */
+function partitionOf(server: string, context: FetchContext): string | undefined {
+  return context.servers.isPerUser(server) ? context.principal : undefined;
 }
 
 async function readUncached(attachment: FetchTarget, context: FetchContext): Promise<CacheRead> {

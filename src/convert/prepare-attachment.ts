@@ -74,7 +74,7 @@ export function prepareAttachment(
   // One test for "is there a derived cache", not one per use of its key.
   const memo = derived && {
     cache: derived.cache,
-    key: derived.cache.conversionKey(derived.sha256, converters),
+    key: conversionKeyOf(result, derived, converters),
   };
   let conversion = memo?.cache.conversion(memo.key);
   if (!conversion) {
@@ -87,6 +87,10 @@ export function prepareAttachment(
     memo?.cache.keepConversion(memo.key, conversion);
   }
   const { converted, sections } = conversion;
+  // Unchanged content prepared for the same attachment as before: the same object again, so
+  // that a warm turn builds nothing per attachment and later steps can tell it by identity.
+  const known = memo && preparedOf(conversion, attachment);
+  if (known) return known;
   const composable: ComposableAttachment = {
     provenance: {
       scope: attachment.scope,
@@ -101,10 +105,80 @@ export function prepareAttachment(
     ...(memo && { contentKey: memo.key }),
     ...(attachment.maxTokens !== undefined && { capTokens: attachment.maxTokens }),
   };
-  return { converted, composable };
+  const prepared = { converted, composable };
+  if (memo) keepPrepared(conversion, attachment, prepared);
+  return prepared;
 }
 
 // --- Internal helpers ---
+
+// The conversion key of a read, kept with the read while it lives (a cached read is the same
+// object every turn): not a new string per attachment per turn.
+const keysByRead = new WeakMap<
+  ReadContents,
+  {
+    readonly cache: ConversionMemo;
+    readonly converters: ConverterRegistry | undefined;
+    readonly revision: number | undefined;
+    readonly key: string;
+  }
+>();
+
+function conversionKeyOf(
+  result: ReadContents,
+  derived: { readonly cache: ConversionMemo; readonly sha256: string },
+  converters: ConverterRegistry | undefined,
+): string {
+  const kept = keysByRead.get(result);
+  // A registry's key names its revision: a kept key holds only while that is unchanged.
+  if (
+    kept &&
+    kept.cache === derived.cache &&
+    kept.converters === converters &&
+    kept.revision === converters?.revision
+  )
+    return kept.key;
+  const key = derived.cache.conversionKey(derived.sha256, converters);
+  keysByRead.set(result, { cache: derived.cache, converters, revision: converters?.revision, key });
+  return key;
+}
+
+// What each conversion was prepared as, per attachment (a few: the same content can be pinned
+// under several URIs or scopes). Held as long as the conversion is: the derived cache bounds both.
+const preparedByConversion = new WeakMap<Conversion, { target: PrepareTarget; prepared: Prepared }[]>();
+const preparedPerConversion = 8;
+
+function preparedOf(conversion: Conversion, target: PrepareTarget): Prepared | undefined {
+  const known = preparedByConversion.get(conversion);
+  if (!known) return undefined;
+  for (const { target: kept, prepared } of known) if (sameTarget(kept, target)) return prepared;
+  return undefined;
+}
+
+function keepPrepared(conversion: Conversion, target: PrepareTarget, prepared: Prepared): void {
+  let known = preparedByConversion.get(conversion);
+  if (!known) {
+    known = [];
+    preparedByConversion.set(conversion, known);
+  }
+  if (known.length >= preparedPerConversion) known.shift();
+  // Only what sameTarget reads: the turn's own attachment object is not kept.
+  const { scope, server, uri, maxTokens, lastModified, skillFrame } = target;
+  known.push({ target: { scope, server, uri, maxTokens, lastModified, skillFrame }, prepared });
+}
+
+/** Whether two targets frame the same way: everything prepareAttachment reads of one. */
+function sameTarget(a: PrepareTarget, b: PrepareTarget): boolean {
+  return (
+    a.scope === b.scope &&
+    a.server === b.server &&
+    a.uri === b.uri &&
+    a.maxTokens === b.maxTokens &&
+    a.lastModified === b.lastModified &&
+    a.skillFrame?.name === b.skillFrame?.name &&
+    a.skillFrame?.description === b.skillFrame?.description
+  );
+}
 
 /** A redaction is reported in the trace (as a note), never silent. */
 function withRedactionNote(converted: ConvertedResource, result: ReadContents): ConvertedResource {

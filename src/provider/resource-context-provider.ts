@@ -219,6 +219,7 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
     const turnContext: TurnContext = {
       turn,
       actor,
+      listable: new Map(),
       fetch: {
         actor,
         servers: this.#servers,
@@ -351,39 +352,51 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
     return { ...this.#budget, ...parseOptions(budgetOverrideSchema, turn.budget, 'turn.budget') };
   }
 
-  async #fetch(attachment: ResolvedAttachment, access: Access, context: TurnContext): Promise<TurnItem> {
+  /** One attachment fetched and converted; answered at once when its content is a cache hit. */
+  #fetch(attachment: ResolvedAttachment, access: Access, context: TurnContext): TurnItem | Promise<TurnItem> {
     if (!access.allowed) return { attachment, fate: access.fate };
+    if (attachment.skill) return this.#fetchSkill(attachment, access, context);
+    return this.#fetchRead(attachment, access, context, undefined);
+  }
+
+  /** A skill: its entry first (skills/get), checked against the host's caps before any read. */
+  async #fetchSkill(
+    attachment: ResolvedAttachment,
+    access: Extract<Access, { allowed: true }>,
+    context: TurnContext,
+  ): Promise<TurnItem> {
     const { turn, actor, fetch } = context;
-    // A skill: its entry first (skills/get), checked against the host's caps before any read.
-    let skill: Skill | undefined;
-    if (attachment.skill) {
-      const started = performance.now();
-      try {
-        skill = await this.#servers.getSkill(attachment.server, attachment.uri, {
-          actor,
-          ...(turn.principal !== undefined && { principal: turn.principal }),
-          signal: fetch.signal,
-          timeoutMs: this.#readTimeoutMs,
-        });
-        checkSkillEntry(attachment.server, skill, this.#skillLimits);
-      } catch (error) {
-        return {
-          attachment,
-          fate: failedFate(error, attachment, fetch.deadline, performance.now() - started),
-        };
-      }
+    const started = performance.now();
+    let skill: Skill;
+    try {
+      skill = await this.#servers.getSkill(attachment.server, attachment.uri, {
+        actor,
+        ...(turn.principal !== undefined && { principal: turn.principal }),
+        signal: fetch.signal,
+        timeoutMs: this.#readTimeoutMs,
+      });
+      checkSkillEntry(attachment.server, skill, this.#skillLimits);
+    } catch (error) {
+      return {
+        attachment,
+        fate: failedFate(error, attachment, fetch.deadline, performance.now() - started),
+      };
     }
+    return this.#fetchRead(attachment, access, context, skill);
+  }
+
+  #fetchRead(
+    attachment: ResolvedAttachment,
+    access: Extract<Access, { allowed: true }>,
+    context: TurnContext,
+    skill: Skill | undefined,
+  ): TurnItem | Promise<TurnItem> {
+    const { actor, fetch } = context;
     // The listing as known now (shared per server; refreshed in the background, never waited
     // for): it can spare the read altogether. Listings are kept per server, not per principal: a
     // per-user server's is not consulted; nor is one the pipeline may not list.
     const listed =
-      this.#servers.isPerUser(attachment.server) ||
-      !this.#policy.authorize({
-        pipelineId: actor.pipelineId,
-        agentId: actor.agentId,
-        server: attachment.server,
-        operation: 'list',
-      }).allowed
+      this.#servers.isPerUser(attachment.server) || !this.#mayList(attachment.server, context)
         ? undefined
         : this.#freshness?.listings.known(attachment.server, attachment.uri, actor);
     const lastModified = listed?.annotations?.lastModified;
@@ -416,13 +429,37 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
       } as const;
       return { attachment: described, fate };
     }
-    const fate = await fetchAttachment(described, fetch, {
-      limits: access.limits,
-      ...(skill && { verify: (read) => verifySkillFile(attachment.server, skill, read, attachment.uri) }),
-    });
-    return annotationPriority === undefined
-      ? { attachment: described, fate }
-      : { attachment: described, fate, annotationPriority };
+    const fate = fetchAttachment(
+      described,
+      fetch,
+      skill
+        ? {
+            limits: access.limits,
+            verify: (read) => verifySkillFile(attachment.server, skill, read, attachment.uri),
+          }
+        : { limits: access.limits },
+    );
+    if (fate instanceof Promise)
+      return fate.then((settled) => turnItem(described, settled, annotationPriority));
+    return turnItem(described, fate, annotationPriority);
+  }
+
+  /**
+   * Whether the turn's actor may list `server` (the listing then may spare a read): decided once
+   * per server and turn, not once per attachment.
+   */
+  #mayList(server: string, { actor, listable }: TurnContext): boolean {
+    let allowed = listable.get(server);
+    if (allowed === undefined) {
+      allowed = this.#policy.authorize({
+        pipelineId: actor.pipelineId,
+        agentId: actor.agentId,
+        server,
+        operation: 'list',
+      }).allowed;
+      listable.set(server, allowed);
+    }
+    return allowed;
   }
 }
 
@@ -444,7 +481,17 @@ type Target = { server: string; uri: string };
 interface TurnContext {
   readonly turn: Turn;
   readonly actor: Principal;
+  /** Whether the actor may list each server, as decided this turn (see #mayList). */
+  readonly listable: Map<string, boolean>;
   readonly fetch: FetchContext;
+}
+
+function turnItem(
+  attachment: TurnItem['attachment'],
+  fate: FetchedAttachment,
+  annotationPriority: number | undefined,
+): TurnItem {
+  return annotationPriority === undefined ? { attachment, fate } : { attachment, fate, annotationPriority };
 }
 
 /** An attachment's authorization: allowed with the binding's limits, or already decided. */
@@ -515,24 +562,31 @@ function capSkills<Item extends { attachment: ResolvedAttachment; access: Access
  * background (a shared read still fills the cache). One wait on the signal for the whole turn.
  */
 async function untilTurnEnds(
-  outcomes: readonly Promise<TurnItem>[],
+  outcomes: readonly (TurnItem | Promise<TurnItem>)[],
   items: readonly { readonly attachment: ResolvedAttachment }[],
   signal: AbortSignal,
   deadlineMs: number,
 ): Promise<TurnItem[]> {
   const started = performance.now();
   const settled: (TurnItem | undefined)[] = new Array(outcomes.length);
-  const all = Promise.all(
-    outcomes.map((outcome, index) =>
-      outcome.then((item) => {
-        settled[index] = item;
-      }),
-    ),
-  );
-  try {
-    await raceAbort(all, signal);
-  } catch (error) {
-    if (!signal.aborted) throw error;
+  const pending: Promise<void>[] = [];
+  for (let index = 0; index < outcomes.length; index++) {
+    const outcome = outcomes[index];
+    if (outcome instanceof Promise) {
+      pending.push(
+        outcome.then((item) => {
+          settled[index] = item;
+        }),
+      );
+    } else settled[index] = outcome;
+  }
+  // Everything answered at once (a warm turn) waits on nothing.
+  if (pending.length > 0) {
+    try {
+      await raceAbort(Promise.all(pending), signal);
+    } catch (error) {
+      if (!signal.aborted) throw error;
+    }
   }
   return items.map(({ attachment }, index) => {
     const item = settled[index];

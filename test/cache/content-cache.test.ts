@@ -32,6 +32,24 @@ describe('ContentCache', () => {
     expect(cache.metrics).toMatchObject({ hits: 1, misses: 1, entries: 1, readsInFlight: 0 });
   });
 
+  it('peek answers a fresh copy at once, the same answer every time, counted as a hit; a miss, a bypass or a stale copy is left to read', async () => {
+    const cache = new ContentCache();
+    const request = { server: 's', uri: 'x://a' };
+    expect(cache.peek(request)).toBeUndefined();
+    await cache.read(request, async () => body('v1'));
+    const first = cache.peek(request);
+    expect(first?.cache).toBe('hit');
+    expect(textOf(first?.content.result ?? body(''))).toBe('v1');
+    expect(cache.peek(request)).toBe(first);
+    expect(await cache.read(request, async () => body('v2'))).toBe(first);
+    expect(cache.metrics).toMatchObject({ hits: 3, misses: 1 });
+    expect(cache.peek({ ...request, bypass: true })).toBeUndefined();
+    expect(cache.peek({ ...request, principal: 'someone' })).toBeUndefined();
+    cache.markServerStale('s');
+    expect(cache.peek(request)).toBeUndefined();
+    expect(cache.metrics.hits).toBe(3);
+  });
+
   it('single-flight: concurrent callers of one key share one read', async () => {
     const cache = new ContentCache();
     const pending = deferredRead();

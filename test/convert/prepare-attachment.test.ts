@@ -95,6 +95,59 @@ describe('prepareAttachment', () => {
     });
   });
 
+  it('unchanged content prepared for the same attachment is the same object again; another scope, URI or cap gets its own', () => {
+    const cache = new DerivedCache();
+    const read = { contents };
+    const derived = { cache, sha256: hashContents(contents) };
+    const first = prepareAttachment(target, read, { derived });
+    expect(prepareAttachment({ ...target }, read, { derived })).toBe(first);
+    // Another read object of the same content: the conversion is shared, the preparation too.
+    expect(prepareAttachment(target, { contents }, { derived })).toBe(first);
+    const conversation = prepareAttachment({ ...target, scope: 'conversation' }, read, { derived });
+    expect(conversation).not.toBe(first);
+    expect(conversation.composable.provenance.scope).toBe('conversation');
+    expect(conversation.composable.sections).toBe(first.composable.sections);
+    expect(
+      prepareAttachment({ ...target, uri: 'docs://copy.md' }, read, { derived }).composable.provenance.uri,
+    ).toBe('docs://copy.md');
+    expect(prepareAttachment({ ...target, maxTokens: 100 }, read, { derived }).composable.capTokens).toBe(
+      100,
+    );
+    expect(prepareAttachment({ ...target, lastModified: '2026-01-01' }, read, { derived })).not.toBe(first);
+    const skill = prepareAttachment({ ...target, skillFrame: { name: 'guide', description: 'how' } }, read, {
+      derived,
+    });
+    expect(skill).not.toBe(first);
+    const described = { ...target, skillFrame: { name: 'guide', description: 'why' } };
+    expect(prepareAttachment(described, read, { derived }).composable.provenance.skill?.description).toBe(
+      'why',
+    );
+    // Without the derived cache nothing is kept.
+    expect(prepareAttachment(target, read)).not.toBe(prepareAttachment(target, read));
+  });
+
+  it('a converter registered after a read was prepared converts the same read anew', () => {
+    const { registry, calls } = countingRegistry();
+    const cache = new DerivedCache();
+    const read = { contents };
+    const derived = { cache, sha256: hashContents(contents) };
+    const first = prepareAttachment(target, read, { converters: registry, derived });
+    expect(prepareAttachment(target, read, { converters: registry, derived })).toBe(first);
+    const later: string[] = [];
+    registry.register({
+      name: 'later',
+      mediaTypes: ['text/markdown'],
+      input: 'text',
+      convert: ({ text = '' }) => {
+        later.push(text);
+        return { kind: 'text', text };
+      },
+    });
+    const second = prepareAttachment(target, read, { converters: registry, derived });
+    expect(second).not.toBe(first);
+    expect([calls, later]).toEqual([['# Guide'], ['# Guide']]);
+  });
+
   it('other content under another key is converted anew; without the derived cache every call converts', () => {
     const { registry, calls } = countingRegistry();
     const cache = new DerivedCache();
