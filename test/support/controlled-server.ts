@@ -29,6 +29,8 @@ export function startControlledServer(initial: Readonly<Record<string, ReadResou
   const annotations = new Map<string, Record<string, unknown>>();
   let lists = 0;
   let listsFail = false;
+  let subscribesFail = false;
+  const subscriptionRequests: string[] = [];
   const listHolds: { started: () => void; released: Promise<void> }[] = [];
 
   const createSession = () => {
@@ -65,8 +67,16 @@ export function startControlledServer(initial: Readonly<Record<string, ReadResou
       if (hanging.has(uri)) await never;
       return { contents: answer };
     });
-    server.setRequestHandler(SubscribeRequestSchema, () => ({}));
-    server.setRequestHandler(UnsubscribeRequestSchema, () => ({}));
+    server.setRequestHandler(SubscribeRequestSchema, (request) => {
+      subscriptionRequests.push(`subscribe ${request.params.uri}`);
+      if (subscribesFail) throw new Error('subscriptions are broken');
+      return {};
+    });
+    server.setRequestHandler(UnsubscribeRequestSchema, (request) => {
+      subscriptionRequests.push(`unsubscribe ${request.params.uri}`);
+      if (subscribesFail) throw new Error('subscriptions are broken');
+      return {};
+    });
     sessions.push(server);
     return server;
   };
@@ -100,6 +110,12 @@ export function startControlledServer(initial: Readonly<Record<string, ReadResou
     /** Every later resources/list fails (a JSON-RPC error) while `broken`. */
     breakLists(broken = true) {
       listsFail = broken;
+    },
+    /** resources/subscribe and resources/unsubscribe requests so far, in order: `subscribe <uri>`. */
+    subscriptionRequests: () => [...subscriptionRequests],
+    /** Every later resources/subscribe and resources/unsubscribe fails (a JSON-RPC error) while `broken`. */
+    breakSubscribes(broken = true) {
+      subscribesFail = broken;
     },
     /** The next resources/list waits at the server until released. */
     holdNextList(): HeldRead {

@@ -1,0 +1,207 @@
+import { describe, expect, it } from 'vitest';
+import type { CountedBlock } from '../../src/budget/composable-attachment.js';
+import type { BodyMeasure } from '../../src/budget/measure-body.js';
+import { DerivedCache } from '../../src/cache/derived-cache.js';
+import { ConverterRegistry } from '../../src/convert/converter-registry.js';
+import { plainTextConverter } from '../../src/convert/converters/plain-text-converter.js';
+import type { Conversion } from '../../src/convert/prepare-attachment.js';
+
+const sha = 'ab'.repeat(32);
+
+/** A measure of `count` tokens, complete or counted only that far. */
+const measure = (count: number, complete: boolean): BodyMeasure => ({
+  originalTokens: complete ? count : count * 10,
+  estimated: !complete,
+  head: { tokens: new Uint32Array(count), start: 0, end: count, complete },
+});
+
+/** A conversion of these sections (the converted resource is not looked at by the cache). */
+const conversion = (sections: Conversion['sections']): Conversion =>
+  ({ converted: { sections }, sections }) as unknown as Conversion;
+
+const rendering = (text: string): CountedBlock =>
+  ({ block: { kind: 'resource', text }, tokens: 1 }) as unknown as CountedBlock;
+
+describe('DerivedCache', () => {
+  it('keys a conversion by content hash and by which converters, down to their revision', () => {
+    const cache = new DerivedCache();
+    expect(cache.conversionKey(sha, undefined)).toBe(`${sha}:default`);
+    const first = new ConverterRegistry();
+    const second = new ConverterRegistry();
+    const firstKey = cache.conversionKey(sha, first);
+    expect(firstKey).toMatch(new RegExp(`^${sha}:\\d+\\.${first.revision}$`));
+    expect(cache.conversionKey(sha, first)).toBe(firstKey);
+    expect(new DerivedCache().conversionKey(sha, first)).toBe(firstKey);
+    const secondKey = cache.conversionKey(sha, second);
+    expect(secondKey).not.toBe(firstKey);
+    expect(secondKey.replace(/:\d+\./, ':.')).toBe(firstKey.replace(/:\d+\./, ':.'));
+    first.register(plainTextConverter);
+    expect(cache.conversionKey(sha, first)).toBe(firstKey.replace(/\.\d+$/, `.${first.revision}`));
+    expect(cache.conversionKey(sha, first)).not.toBe(firstKey);
+  });
+
+  it('keeps conversions, renderings, compositions and frame costs by key', () => {
+    const cache = new DerivedCache();
+    const converted = conversion([
+      { kind: 'text', uri: 'x://a', mimeType: 'text/plain', bytes: 2, text: 'hi' },
+    ]);
+    cache.keepConversion('c', converted);
+    const rendered = rendering('block');
+    cache.keepRendering('r', rendered);
+    const composed = { blocks: [{ text: 'turn' }] };
+    cache.keepComposition('t', composed);
+    const cost = { fullTokens: 10, truncatedOverheadTokens: 4, markerTokens: 3 };
+    cache.keepFrameCost('f', cost);
+    expect(cache.conversion('c')).toBe(converted);
+    expect(cache.rendering('r')).toBe(rendered);
+    expect(cache.composition('t')).toBe(composed);
+    expect(cache.frameCost('f')).toBe(cost);
+    expect([
+      cache.conversion('x'),
+      cache.rendering('x'),
+      cache.composition('x'),
+      cache.frameCost('x'),
+    ]).toEqual([undefined, undefined, undefined, undefined]);
+  });
+
+  it('bytesHeld: text at two bytes a character, media by its base64, an omitted item 64, token arrays by their bytes, renderings and compositions by their text and key', async () => {
+    const cache = new DerivedCache();
+    expect(cache.bytesHeld).toBe(0);
+    cache.keepConversion(
+      'c',
+      conversion([
+        { kind: 'text', uri: 'x://a', mimeType: 'text/plain', bytes: 3, text: 'abc' },
+        { kind: 'media', uri: 'x://b', mimeType: 'image/png', mediaKind: 'image', bytes: 3, data: 'AAAA' },
+        { kind: 'omitted', uri: 'x://c', mimeType: 'application/zip', bytes: 9, reason: 'binary' },
+      ]),
+    );
+    expect(cache.bytesHeld).toBe(6 + 4 + 64);
+    await cache.measureOnce('m', 100, async () => measure(5, true));
+    expect(cache.bytesHeld).toBe(74 + 20);
+    cache.keepRendering('r', rendering('hello'));
+    expect(cache.bytesHeld).toBe(94 + 10);
+    cache.keepComposition('key', { blocks: [{ text: 'ab' }, { text: 'cde' }] });
+    expect(cache.bytesHeld).toBe(104 + 6 + 10);
+    cache.keepFrameCost('f', { fullTokens: 1, truncatedOverheadTokens: 1, markerTokens: 1 });
+    expect(cache.bytesHeld).toBe(120);
+  });
+
+  it('empty things still count one byte each', async () => {
+    const cache = new DerivedCache();
+    cache.keepConversion('c', conversion([]));
+    await cache.measureOnce('m', 10, async () => measure(0, true));
+    cache.keepRendering('r', rendering(''));
+    cache.keepComposition('', { blocks: [] });
+    expect(cache.bytesHeld).toBe(4);
+  });
+
+  it('maxBytes bounds each kind: three eighths for conversions and for token arrays, an eighth for renderings and for compositions', async () => {
+    const cache = new DerivedCache({ maxBytes: 800 });
+    // 300 bytes of conversions fit, 302 do not.
+    cache.keepConversion(
+      'fits',
+      conversion([
+        {
+          kind: 'media',
+          uri: 'x',
+          mimeType: 'image/png',
+          mediaKind: 'image',
+          bytes: 1,
+          data: 'x'.repeat(300),
+        },
+      ]),
+    );
+    cache.keepConversion(
+      'over',
+      conversion([
+        {
+          kind: 'media',
+          uri: 'x',
+          mimeType: 'image/png',
+          mediaKind: 'image',
+          bytes: 1,
+          data: 'x'.repeat(301),
+        },
+      ]),
+    );
+    expect([cache.conversion('fits') !== undefined, cache.conversion('over')]).toEqual([true, undefined]);
+    await cache.measureOnce('fits', 1000, async () => measure(75, true));
+    await cache.measureOnce('over', 1000, async () => measure(76, true));
+    expect(cache.bytesHeld).toBe(300 + 300);
+    // 100 bytes of renderings fit (50 characters), 102 do not.
+    cache.keepRendering('fits', rendering('x'.repeat(50)));
+    cache.keepRendering('over', rendering('x'.repeat(51)));
+    expect([cache.rendering('fits') !== undefined, cache.rendering('over')]).toEqual([true, undefined]);
+    cache.keepComposition('k', { blocks: [{ text: 'x'.repeat(49) }] });
+    cache.keepComposition('l', { blocks: [{ text: 'x'.repeat(50) }] });
+    expect([cache.composition('k') !== undefined, cache.composition('l')]).toEqual([true, undefined]);
+  });
+
+  it('the default bound is 64 MiB: a 24 MiB conversion is kept', () => {
+    const cache = new DerivedCache();
+    const data = 'x'.repeat(24 * 1024 * 1024);
+    cache.keepConversion(
+      'big',
+      conversion([{ kind: 'media', uri: 'x', mimeType: 'image/png', mediaKind: 'image', bytes: 1, data }]),
+    );
+    expect(cache.bytesHeld).toBe(data.length);
+  });
+
+  describe('measureOnce', () => {
+    it('concurrent callers of one key and limit share one count; a covering measure is served after', async () => {
+      const cache = new DerivedCache();
+      let counts = 0;
+      const compute = async () => {
+        counts++;
+        return measure(5, false);
+      };
+      const [first, second] = await Promise.all([
+        cache.measureOnce('k', 4, compute),
+        cache.measureOnce('k', 4, compute),
+      ]);
+      expect(counts).toBe(1);
+      expect(second).toBe(first);
+      // Counted past 4 (5 tokens): covers every limit below 5, not 5 itself.
+      expect(await cache.measureOnce('k', 3, compute)).toBe(first);
+      expect(counts).toBe(1);
+      await cache.measureOnce('k', 5, compute);
+      expect(counts).toBe(2);
+    });
+
+    it('a complete measure covers any limit', async () => {
+      const cache = new DerivedCache();
+      let counts = 0;
+      const complete = await cache.measureOnce('k', 100, async () => {
+        counts++;
+        return measure(5, true);
+      });
+      expect(await cache.measureOnce('k', 2, async () => measure(0, false))).toBe(complete);
+      expect(counts).toBe(1);
+    });
+
+    it('a failed count is thrown to its callers and tried again by the next', async () => {
+      const cache = new DerivedCache();
+      const failing = Promise.all([
+        cache.measureOnce('k', 4, async () => Promise.reject(new Error('tokenizer gone'))),
+        cache.measureOnce('k', 4, async () => measure(9, true)),
+      ]);
+      await expect(failing).rejects.toThrow('tokenizer gone');
+      const again = await cache.measureOnce('k', 4, async () => measure(9, true));
+      expect(again.head.tokens.length).toBe(9);
+    });
+
+    it('a later, shorter count does not replace a longer one; a longer one does', async () => {
+      const cache = new DerivedCache();
+      const long = await cache.measureOnce('k', 20, async () => measure(21, false));
+      const short = await cache.measureOnce('k', 30, async () => measure(21, false));
+      expect(short).not.toBe(long);
+      expect(await cache.measureOnce('k', 20, async () => measure(0, false))).toBe(long);
+      const longer = await cache.measureOnce('k', 40, async () => measure(41, false));
+      expect(await cache.measureOnce('k', 40 - 1, async () => measure(0, false))).toBe(longer);
+      // A complete one is never replaced.
+      const complete = await cache.measureOnce('c', 100, async () => measure(3, true));
+      await cache.measureOnce('c', 100, async () => measure(50, false));
+      expect(await cache.measureOnce('c', 2, async () => measure(0, false))).toBe(complete);
+    });
+  });
+});

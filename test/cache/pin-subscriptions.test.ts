@@ -1,0 +1,151 @@
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { startGitNexusFixture } from '../../fixtures/index.js';
+import { PinSubscriptions, type SubscriptionFailure } from '../../src/cache/pin-subscriptions.js';
+import { McpServerRegistry } from '../../src/mcp/mcp-server-registry.js';
+import { startControlledServer } from '../support/controlled-server.js';
+
+const a = { server: 'controlled', uri: 'doc://a' };
+const b = { server: 'controlled', uri: 'doc://b' };
+const text = (uri: string) => [{ uri, mimeType: 'text/plain', text: uri }];
+
+/** Pin subscriptions over a real registry: `controlled` offers subscribe, `plain` does not. */
+async function start() {
+  const server = startControlledServer({ 'doc://a': text('doc://a'), 'doc://b': text('doc://b') });
+  const plain = await startGitNexusFixture({ transport: 'memory' });
+  const servers = new McpServerRegistry({
+    mcpServers: { controlled: server.serverConfig, plain: plain.serverConfig },
+  });
+  const failures: SubscriptionFailure[] = [];
+  const subscriptions = new PinSubscriptions(servers, (failure) => failures.push(failure));
+  onTestFinished(async () => {
+    subscriptions.dispose();
+    await servers.close();
+    await server.close();
+    await plain.close();
+  });
+  return { server, servers, subscriptions, failures };
+}
+
+describe('PinSubscriptions', () => {
+  it('subscribes what a scope pins, once however many scopes hold it, and unsubscribes with the last holder', async () => {
+    const { server, subscriptions } = await start();
+    subscriptions.reconcile('pipeline:p', [a, b]);
+    subscriptions.reconcile('conversation:c', [a]);
+    await subscriptions.settled();
+    expect(subscriptions.subscribed).toEqual([a, b]);
+    expect(server.subscriptionRequests().sort()).toEqual(['subscribe doc://a', 'subscribe doc://b']);
+
+    subscriptions.reconcile('pipeline:p', []);
+    await subscriptions.settled();
+    expect(subscriptions.subscribed).toEqual([a]);
+    expect(server.subscriptionRequests().slice(2)).toEqual(['unsubscribe doc://b']);
+
+    subscriptions.reconcile('conversation:c', []);
+    await subscriptions.settled();
+    expect(subscriptions.subscribed).toEqual([]);
+    expect(server.subscriptionRequests().slice(3)).toEqual(['unsubscribe doc://a']);
+  });
+
+  it('the same targets again send nothing; a changed target (same count) moves the subscription', async () => {
+    const { server, subscriptions } = await start();
+    subscriptions.reconcile('pipeline:p', [a]);
+    await subscriptions.settled();
+    subscriptions.reconcile('pipeline:p', [{ ...a }]);
+    await subscriptions.settled();
+    expect(server.subscriptionRequests()).toEqual(['subscribe doc://a']);
+    subscriptions.reconcile('pipeline:p', [b]);
+    await subscriptions.settled();
+    // The new subscribe first asks the server's capabilities: the unsubscribe may go out before it.
+    expect(server.subscriptionRequests().sort()).toEqual([
+      'subscribe doc://a',
+      'subscribe doc://b',
+      'unsubscribe doc://a',
+    ]);
+    expect(subscriptions.subscribed).toEqual([b]);
+  });
+
+  it('a target on another server with the same URI is another target', async () => {
+    const { server, subscriptions } = await start();
+    subscriptions.reconcile('pipeline:p', [{ server: 'plain', uri: 'doc://a' }]);
+    await subscriptions.settled();
+    subscriptions.reconcile('pipeline:p', [a]);
+    await subscriptions.settled();
+    expect(server.subscriptionRequests()).toEqual(['subscribe doc://a']);
+    expect(subscriptions.subscribed).toEqual([a]);
+  });
+
+  it('a reordered pin list holds the same subscriptions', async () => {
+    const { server, subscriptions } = await start();
+    subscriptions.reconcile('pipeline:p', [a, b]);
+    await subscriptions.settled();
+    subscriptions.reconcile('pipeline:p', [b, a]);
+    await subscriptions.settled();
+    expect(server.subscriptionRequests().sort()).toEqual(['subscribe doc://a', 'subscribe doc://b']);
+    expect(subscriptions.subscribed).toEqual([a, b]);
+  });
+
+  it('a server that does not offer resources.subscribe is not asked', async () => {
+    const { subscriptions, failures } = await start();
+    subscriptions.reconcile('pipeline:p', [{ server: 'plain', uri: 'gitnexus://repos' }]);
+    await subscriptions.settled();
+    expect(subscriptions.subscribed).toEqual([]);
+    expect(failures).toEqual([]);
+  });
+
+  it('a scope released while its subscribe is out takes the subscription back', async () => {
+    const { server, subscriptions } = await start();
+    subscriptions.reconcile('pipeline:p', [a]);
+    subscriptions.reconcile('pipeline:p', []);
+    await subscriptions.settled();
+    expect(server.subscriptionRequests()).toEqual(['subscribe doc://a', 'unsubscribe doc://a']);
+    expect(subscriptions.subscribed).toEqual([]);
+  });
+
+  it('a failed subscribe or unsubscribe is reported with its target', async () => {
+    const { server, subscriptions, failures } = await start();
+    subscriptions.reconcile('pipeline:p', [a]);
+    await subscriptions.settled();
+    server.breakSubscribes();
+    subscriptions.reconcile('pipeline:p', [b]);
+    await subscriptions.settled();
+    expect(failures.map(({ server, uri }) => `${server} ${uri}`).sort()).toEqual([
+      'controlled doc://a',
+      'controlled doc://b',
+    ]);
+    for (const failure of failures) expect(String(failure.error)).toContain('subscriptions are broken');
+    expect(subscriptions.subscribed).toEqual([]);
+  });
+
+  it("a closed session forgets that server's subscriptions; the reopened one subscribes what is held again", async () => {
+    const { server, servers, subscriptions } = await start();
+    subscriptions.reconcile('pipeline:p', [a, { server: 'plain', uri: 'gitnexus://repos' }]);
+    await subscriptions.settled();
+    servers.emit('session-closed', { type: 'session-closed', server: 'other' });
+    expect(subscriptions.subscribed).toEqual([a]);
+    servers.emit('session-closed', { type: 'session-closed', server: 'controlled' });
+    expect(subscriptions.subscribed).toEqual([]);
+    servers.emit('session-opened', { type: 'session-opened', server: 'other' });
+    await subscriptions.settled();
+    expect(subscriptions.subscribed).toEqual([]);
+    servers.emit('session-opened', { type: 'session-opened', server: 'controlled' });
+    await subscriptions.settled();
+    expect(subscriptions.subscribed).toEqual([a]);
+    expect(server.subscriptionRequests()).toEqual(['subscribe doc://a', 'subscribe doc://a']);
+  });
+
+  it('a reopened session does not subscribe again what is still subscribed', async () => {
+    const { server, servers, subscriptions } = await start();
+    subscriptions.reconcile('pipeline:p', [a]);
+    await subscriptions.settled();
+    servers.emit('session-opened', { type: 'session-opened', server: 'controlled' });
+    await subscriptions.settled();
+    expect(server.subscriptionRequests()).toEqual(['subscribe doc://a']);
+  });
+
+  it('after dispose it no longer listens to the registry', async () => {
+    const { servers, subscriptions } = await start();
+    subscriptions.dispose();
+    expect(servers.listenerCount('session-opened')).toBe(0);
+    expect(servers.listenerCount('session-closed')).toBe(0);
+  });
+});
