@@ -1,4 +1,5 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { startGitNexusFixture } from '../../fixtures/index.js';
 import { type ListingFailure, ListingIndex } from '../../src/cache/listing-index.js';
 import { ContextError } from '../../src/errors.js';
 import { McpServerRegistry } from '../../src/mcp/mcp-server-registry.js';
@@ -169,5 +170,54 @@ describe('ListingIndex', () => {
       },
     });
     expect(failures[0]?.error.cause).toBeInstanceOf(TypeError);
+  });
+});
+
+describe('ListingIndex edges', () => {
+  it('lists every page of a paginated listing', async () => {
+    const fixture = await startGitNexusFixture({ transport: 'memory', pageSize: 2, extraResources: 5 });
+    const servers = new McpServerRegistry({ mcpServers: { gitnexus: fixture.serverConfig } });
+    const index = new ListingIndex(servers, { ttlMs: 60_000 });
+    onTestFinished(async () => {
+      index.dispose();
+      await servers.close();
+      await fixture.close();
+    });
+    index.known('gitnexus', 'gitnexus://note/005', actor);
+    await index.settled();
+    expect(index.known('gitnexus', 'gitnexus://note/005', actor)?.uri).toBe('gitnexus://note/005');
+  });
+
+  it('a notification for a server it never listed is ignored', () => {
+    const { servers } = startListing();
+    expect(() => {
+      servers.emit('resources-list-changed', { type: 'resources-list-changed', server: 'unasked' });
+      servers.emit('session-closed', { type: 'session-closed', server: 'unasked' });
+    }).not.toThrow();
+  });
+
+  it('without onFailure, a failed refresh still settles', async () => {
+    const server = startControlledServer({ 'doc://a': text('doc://a') });
+    const servers = new McpServerRegistry({ mcpServers: { controlled: server.serverConfig } });
+    const index = new ListingIndex(servers, { ttlMs: 60_000 });
+    onTestFinished(async () => {
+      index.dispose();
+      await servers.close();
+      await server.close();
+    });
+    server.breakLists();
+    index.known('controlled', 'doc://a', actor);
+    await expect(index.settled()).resolves.toBeUndefined();
+    expect(server.listCount()).toBe(1);
+  });
+
+  it('dispose forgets what was listed', async () => {
+    const { index, server } = startListing();
+    index.known('controlled', 'doc://a', actor);
+    await index.settled();
+    index.dispose();
+    server.breakLists();
+    expect(index.known('controlled', 'doc://a', actor)).toBeUndefined();
+    await index.settled();
   });
 });

@@ -1,3 +1,5 @@
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { startGitNexusFixture } from '../../fixtures/index.js';
 import { PinSubscriptions, type SubscriptionFailure } from '../../src/cache/pin-subscriptions.js';
@@ -147,5 +149,69 @@ describe('PinSubscriptions', () => {
     subscriptions.dispose();
     expect(servers.listenerCount('session-opened')).toBe(0);
     expect(servers.listenerCount('session-closed')).toBe(0);
+  });
+});
+
+describe('PinSubscriptions edges', () => {
+  it('a scope that keeps one pin and adds another, then drops both, leaves nothing subscribed', async () => {
+    const { server, subscriptions } = await start();
+    subscriptions.reconcile('pipeline:p', [a]);
+    await subscriptions.settled();
+    subscriptions.reconcile('pipeline:p', [a, b]);
+    await subscriptions.settled();
+    subscriptions.reconcile('pipeline:p', []);
+    await subscriptions.settled();
+    expect(subscriptions.subscribed).toEqual([]);
+    expect(server.subscriptionRequests().sort()).toEqual([
+      'subscribe doc://a',
+      'subscribe doc://b',
+      'unsubscribe doc://a',
+      'unsubscribe doc://b',
+    ]);
+  });
+
+  it('a second holder of a URI whose subscribe failed does not ask again; the next session does', async () => {
+    const { server, servers, subscriptions, failures } = await start();
+    server.breakSubscribes();
+    subscriptions.reconcile('pipeline:p', [a]);
+    await subscriptions.settled();
+    server.breakSubscribes(false);
+    subscriptions.reconcile('conversation:c', [a]);
+    await subscriptions.settled();
+    expect(failures).toHaveLength(1);
+    expect(subscriptions.subscribed).toEqual([]);
+    servers.emit('session-opened', { type: 'session-opened', server: 'controlled' });
+    await subscriptions.settled();
+    expect(subscriptions.subscribed).toEqual([a]);
+  });
+
+  it('a server without the resources capability, or one that cannot be reached, is not asked and is no failure', async () => {
+    const toolsOnly = {
+      type: 'transport' as const,
+      createTransport: async () => {
+        const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+        const server = new Server({ name: 'tools-only', version: '1.0.0' }, { capabilities: { tools: {} } });
+        await server.connect(serverSide);
+        return clientSide;
+      },
+    };
+    const unreachable = {
+      type: 'transport' as const,
+      createTransport: async (): Promise<never> => Promise.reject(new Error('nothing listens')),
+    };
+    const servers = new McpServerRegistry({ mcpServers: { toolsOnly, unreachable }, reconnect: false });
+    const failures: SubscriptionFailure[] = [];
+    const subscriptions = new PinSubscriptions(servers, (failure) => failures.push(failure));
+    onTestFinished(async () => {
+      subscriptions.dispose();
+      await servers.close();
+    });
+    subscriptions.reconcile('pipeline:p', [
+      { server: 'toolsOnly', uri: 'doc://a' },
+      { server: 'unreachable', uri: 'doc://a' },
+    ]);
+    await subscriptions.settled();
+    expect(failures).toEqual([]);
+    expect(subscriptions.subscribed).toEqual([]);
   });
 });
