@@ -36,7 +36,12 @@ export class PinSubscriptions {
   constructor(servers: McpServerRegistry, onFailure: (failure: SubscriptionFailure) => void = () => {}) {
     this.#servers = servers;
     this.#onFailure = onFailure;
-    const onOpened = (event: { server: string }) => this.#resubscribe(event.server);
+    const onOpened = (event: { server: string }) => {
+      // What an earlier probe answered (or failed to: the server was unreachable) says nothing of
+      // this session: ask it again.
+      this.#supportsSubscribe.delete(event.server);
+      this.#resubscribe(event.server);
+    };
     const onClosed = (event: { server: string }) => {
       // A new session may offer other capabilities, and holds no subscriptions of ours.
       this.#supportsSubscribe.delete(event.server);

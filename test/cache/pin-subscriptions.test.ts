@@ -215,3 +215,35 @@ describe('PinSubscriptions edges', () => {
     expect(subscriptions.subscribed).toEqual([]);
   });
 });
+
+describe('PinSubscriptions and a server that comes up late', () => {
+  it('pins of a server unreachable when first pinned are subscribed once its session opens', async () => {
+    const server = startControlledServer({ 'doc://a': text('doc://a') });
+    let attempts = 0;
+    const late = {
+      type: 'transport' as const,
+      createTransport: async () => {
+        attempts++;
+        if (attempts === 1) throw new Error('not up yet');
+        return server.serverConfig.createTransport();
+      },
+    };
+    const servers = new McpServerRegistry({ mcpServers: { late }, reconnect: false });
+    const subscriptions = new PinSubscriptions(servers);
+    onTestFinished(async () => {
+      subscriptions.dispose();
+      await servers.close();
+      await server.close();
+    });
+    subscriptions.reconcile('pipeline:p', [{ server: 'late', uri: 'doc://a' }]);
+    await subscriptions.settled();
+    expect(subscriptions.subscribed).toEqual([]);
+    // A turn's read opens the session: the pin is subscribed on it.
+    const opened = new Promise((resolve) => servers.once('session-opened', resolve));
+    await servers.readResource('late', 'doc://a');
+    await opened;
+    await subscriptions.settled();
+    expect(subscriptions.subscribed).toEqual([{ server: 'late', uri: 'doc://a' }]);
+    expect(server.subscriptionRequests()).toEqual(['subscribe doc://a']);
+  });
+});
