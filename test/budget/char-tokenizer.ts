@@ -1,0 +1,57 @@
+import type { BoundedEncoding, Tokenizer } from '../../src/budget/tokenizer.js';
+
+/**
+ * A Tokenizer with one token per code point, so a test knows every count by reading its text:
+ * for the cuts and shares of the budget step, where tiktoken's merges would hide an off-by-one.
+ * Like tiktoken's, decoding maps a lone surrogate to U+FFFD. `bounded` adds encodeWithin (from
+ * either end, stopping after `limitTokens + 1` tokens), `prefix` adds countPrefix; `calls`
+ * records every encoding and count, for tests of what is (not) encoded again.
+ */
+export function createCharTokenizer(options: { bounded?: boolean; prefix?: boolean } = {}) {
+  const calls: string[] = [];
+  const tokenizer: Tokenizer = {
+    name: 'test:chars',
+    encode: async (text) => {
+      calls.push(`encode ${text.length}`);
+      return codePointsOf(text);
+    },
+    decode: (tokens) =>
+      Array.from(tokens, (code) =>
+        String.fromCodePoint(code >= 0xd800 && code <= 0xdfff ? 0xfffd : code),
+      ).join(''),
+    count: async (text) => {
+      calls.push(`count ${text.length}`);
+      return codePointsOf(text).length;
+    },
+    ...(options.bounded && {
+      encodeWithin: async (
+        text: string,
+        limitTokens: number,
+        from: 'start' | 'end',
+      ): Promise<BoundedEncoding> => {
+        calls.push(`encodeWithin ${from} ${limitTokens}`);
+        const all = Array.from(text);
+        const taken =
+          from === 'start'
+            ? all.slice(0, limitTokens + 1)
+            : all.slice(Math.max(0, all.length - limitTokens - 1));
+        const chars = taken.join('').length;
+        const tokens = codePointsOf(taken.join(''));
+        const complete = taken.length === all.length;
+        return from === 'start'
+          ? { tokens, start: 0, end: chars, complete }
+          : { tokens, start: text.length - chars, end: text.length, complete };
+      },
+    }),
+    ...(options.prefix && {
+      countPrefix: (text: string, encoding: BoundedEncoding, chars: number) =>
+        encoding.start !== 0 || chars > encoding.end ? undefined : codePointsOf(text.slice(0, chars)).length,
+    }),
+    dispose: () => undefined,
+  };
+  return { tokenizer, calls };
+}
+
+function codePointsOf(text: string): Uint32Array {
+  return Uint32Array.from(Array.from(text), (character) => character.codePointAt(0) as number);
+}
