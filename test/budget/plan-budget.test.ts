@@ -63,6 +63,64 @@ describe('planBudget', () => {
     expect(decisions[1]?.fate).toBe('omitted');
   });
 
+  it('fair: minimums that add up to exactly the budget all fit; one token less and the last is omitted', () => {
+    const options = { minTokens: 40, strategy: 'fair' } as const;
+    const cut = (tokens: number) => ({ fate: 'truncated', tokens, contentTokens: tokens - 20 });
+    expect(planBudget([item(1000), item(1000), item(1000)], { ...options, availableTokens: 180 })).toEqual([
+      cut(60),
+      cut(60),
+      cut(60),
+    ]);
+    expect(planBudget([item(1000), item(1000), item(1000)], { ...options, availableTokens: 179 })).toEqual([
+      cut(90),
+      cut(89),
+      { fate: 'omitted', reason: 'the budget could not give it its minimum of 60 tokens' },
+    ]);
+  });
+
+  it('fair: an attachment whose cap is below its smallest cut takes no part in the level nor in the spare tokens', () => {
+    const tooSmall = {
+      fate: 'omitted',
+      reason: 'its maxTokens (25) is below the smallest useful cut with frame and marker',
+    };
+    const options = { minTokens: 10, strategy: 'fair' } as const;
+    expect(
+      planBudget([item(1000), item(1000), item(1000, 25)], { ...options, availableTokens: 500 }),
+    ).toEqual([
+      { fate: 'truncated', tokens: 250, contentTokens: 230 },
+      { fate: 'truncated', tokens: 250, contentTokens: 230 },
+      tooSmall,
+    ]);
+    expect(
+      planBudget([item(1000, 25), item(1000), item(1000)], { ...options, availableTokens: 501 }),
+    ).toEqual([
+      tooSmall,
+      { fate: 'truncated', tokens: 251, contentTokens: 231 },
+      { fate: 'truncated', tokens: 250, contentTokens: 230 },
+    ]);
+  });
+
+  it('priority: an attachment whose cap is below its smallest cut is omitted and takes nothing', () => {
+    expect(
+      planBudget([item(1000, 25), item(1000)], { availableTokens: 500, minTokens: 10, strategy: 'priority' }),
+    ).toEqual([
+      {
+        fate: 'omitted',
+        reason: 'its maxTokens (25) is below the smallest useful cut with frame and marker',
+      },
+      { fate: 'truncated', tokens: 500, contentTokens: 480 },
+    ]);
+  });
+
+  it('priority: exactly the minimum left is enough for a cut', () => {
+    expect(
+      planBudget([item(500), item(500)], { availableTokens: 530, minTokens: 10, strategy: 'priority' }),
+    ).toEqual([
+      { fate: 'whole', tokens: 500 },
+      { fate: 'truncated', tokens: 30, contentTokens: 10 },
+    ]);
+  });
+
   it('never hands out more than is available', () => {
     for (let available = 0; available < 400; available += 7) {
       for (const strategy of ['fair', 'priority'] as const) {
@@ -82,18 +140,56 @@ describe('planBudget', () => {
 });
 
 describe('planBudget near fits', () => {
+  const fair = (availableTokens: number, minTokens = 10) =>
+    ({ availableTokens, minTokens, strategy: 'fair' }) as const;
+  const truncated = (tokens: number) => ({ fate: 'truncated', tokens, contentTokens: tokens - 20 });
+
   it('fair: an attachment a few tokens short of whole is given them by the largest cut one instead of paying a marker', () => {
-    const decisions = planBudget([item(1000), item(216), item(1000)], {
-      availableTokens: 645,
-      minTokens: 10,
-      strategy: 'fair',
-    });
-    expect(decisions[1]).toEqual({ fate: 'whole', tokens: 216 });
-    const used = decisions.reduce(
-      (sum, decision) => sum + (decision.fate === 'omitted' ? 0 : decision.tokens),
-      0,
-    );
-    expect(used).toBe(645);
+    // Level 215 for all three; the first of the two largest cut shares gives the 1 token.
+    expect(planBudget([item(1000), item(216), item(1000)], fair(645))).toEqual([
+      truncated(214),
+      { fate: 'whole', tokens: 216 },
+      truncated(215),
+    ]);
+  });
+
+  it('a shortfall as large as the cost of a cut (20) is given; one token more is not', () => {
+    expect(planBudget([item(1000), item(300), item(1000)], fair(840))).toEqual([
+      truncated(260),
+      { fate: 'whole', tokens: 300 },
+      truncated(280),
+    ]);
+    expect(planBudget([item(1000), item(300), item(1000)], fair(837))).toEqual([
+      truncated(279),
+      truncated(279),
+      truncated(279),
+    ]);
+  });
+
+  it('an attachment its own cap keeps short of whole is not promoted', () => {
+    expect(planBudget([item(1000), item(216, 215), item(1000)], fair(645))).toEqual([
+      truncated(215),
+      truncated(215),
+      truncated(215),
+    ]);
+  });
+
+  it('the donor is a cut attachment, never one that is whole, even with the larger share', () => {
+    expect(planBudget([item(1000, 100), item(120), item(216)], fair(435))).toEqual([
+      truncated(99),
+      { fate: 'whole', tokens: 120 },
+      { fate: 'whole', tokens: 216 },
+    ]);
+  });
+
+  it('the donor keeps at least its own minimum share', () => {
+    // Minimum 20 + 19 = 39: the donor can give 1 of its 40.
+    expect(planBudget([item(1000, 40), item(216)], fair(255, 19))).toEqual([
+      truncated(39),
+      { fate: 'whole', tokens: 216 },
+    ]);
+    // Minimum 40: it cannot.
+    expect(planBudget([item(1000, 40), item(216)], fair(255, 20))).toEqual([truncated(40), truncated(215)]);
   });
 });
 
@@ -116,10 +212,27 @@ describe('planBudget with per-scope reservations', () => {
       strategy: 'fair',
       reservations: { message: 500 },
     });
-    const tokens = reserved.map((decision) => (decision.fate === 'omitted' ? 0 : decision.tokens));
-    expect(tokens[0]).toBeGreaterThanOrEqual(500);
-    expect(tokens.reduce((sum, value) => sum + value, 0)).toBe(900);
-    expect(tokens[1]).toBe(tokens[2]);
+    // 500 held for the message; the 400 left shared by all three, the message lacking 1,500
+    // with its frame and marker paid: level 133, the spare token to the first.
+    expect(reserved).toEqual([
+      { fate: 'truncated', tokens: 634, contentTokens: 614 },
+      { fate: 'truncated', tokens: 133, contentTokens: 113 },
+      { fate: 'truncated', tokens: 133, contentTokens: 113 },
+    ]);
+  });
+
+  it('a reserved attachment’s cap counts what it already holds', () => {
+    // 500 held of the cap of 700: the shared round can add 200, not more.
+    const reserved = planBudget([{ ...scoped(2000, 'message'), capTokens: 700 }, scoped(2000, 'pipeline')], {
+      availableTokens: 1000,
+      minTokens: 10,
+      strategy: 'fair',
+      reservations: { message: 500 },
+    });
+    expect(reserved).toEqual([
+      { fate: 'truncated', tokens: 700, contentTokens: 680 },
+      { fate: 'truncated', tokens: 300, contentTokens: 280 },
+    ]);
   });
 
   it('what a reserved scope does not need goes to the others', () => {

@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { planBudget } from '../../src/budget/plan-budget.js';
 import { measureCutOverhead, smallestUsefulCut } from '../../src/budget/smallest-useful-cut.js';
 import { createTiktokenTokenizer } from '../../src/budget/tiktoken-tokenizer.js';
+import { createCharTokenizer } from './char-tokenizer.js';
 
 const tokenizer = createTiktokenTokenizer();
 afterAll(() => tokenizer.dispose());
@@ -40,5 +41,29 @@ describe('smallestUsefulCut: the pin-time minimum and the planner agree', () => 
     const long = await smallestUsefulCut(target, tokenizer, minTokens);
     expect(long).toBeGreaterThan(short);
     expect(await smallestUsefulCut(target, tokenizer, 0)).toBe(long - minTokens);
+  });
+});
+
+describe('measureCutOverhead', () => {
+  const { tokenizer } = createCharTokenizer();
+  const facts = {
+    scope: 'pipeline',
+    server: 'docs',
+    uri: 'docs://guide',
+    mimeType: 'text/plain',
+    sha256: 'ab'.repeat(32),
+    originalTokens: 900,
+  } as const;
+
+  it('counts the frame of a cut (marked truncated, no content) and the longest marker its facts allow', async () => {
+    // <mcp-resource … tokens="900" truncated="true">, and a marker of range 900–900 of 901.
+    expect(await measureCutOverhead(facts, tokenizer)).toEqual({ frameTokens: 157, markerTokens: 141 });
+  });
+
+  it('an estimated count adds its ~ to the frame and to every number of the marker', async () => {
+    expect(await measureCutOverhead({ ...facts, originalTokensEstimated: true }, tokenizer)).toEqual({
+      frameTokens: 158,
+      markerTokens: 145,
+    });
   });
 });

@@ -1,0 +1,165 @@
+import { describe, expect, it } from 'vitest';
+import type { ComposableAttachment, ComposeOptions } from '../../src/budget/composable-attachment.js';
+import {
+  type AttachmentBody,
+  modelKey,
+  type PlannedAttachment,
+  planShares,
+} from '../../src/budget/plan-shares.js';
+import { DerivedCache } from '../../src/cache/derived-cache.js';
+import type { ScopeKind } from '../../src/types.js';
+import { createCharTokenizer } from './char-tokenizer.js';
+
+// With one token per character, the whole frame of docs://page/N (nothing cut) costs 159 tokens,
+// a cut's frame and longest marker 300 for a short body and 310 for an estimated 5,000.
+function attachment(
+  index: number,
+  body: string,
+  extra: Partial<ComposableAttachment> & { scope?: ScopeKind } = {},
+): AttachmentBody {
+  const { scope = 'pipeline', ...rest } = extra;
+  return {
+    item: {
+      provenance: {
+        scope,
+        server: 'docs',
+        uri: `docs://page/${index}`,
+        mimeType: 'text/plain',
+        sha256: String(index).repeat(64),
+      },
+      sections: [],
+      ...rest,
+    },
+    body: { body, pinnedChars: 0, parts: [], omittedContents: [], injectable: true },
+  };
+}
+
+const options = (overrides: Partial<ComposeOptions> = {}): ComposeOptions => ({
+  maxTokens: 3000,
+  minTokens: 10,
+  strategy: 'fair',
+  renderOrder: [],
+  ...overrides,
+});
+
+// A short body, a long one, and a long one capped at 700 tokens.
+const three = [
+  attachment(1, 'a'.repeat(100)),
+  attachment(2, 'b'.repeat(5000)),
+  attachment(3, 'c'.repeat(5000), { capTokens: 700 }),
+];
+const truncated = (tokens: number, overhead = 310) => ({
+  fate: 'truncated',
+  tokens,
+  contentTokens: tokens - overhead,
+});
+
+/** Each attachment's decision, how many tokens of its body were counted, and its (estimated) total. */
+const outcome = (planned: readonly PlannedAttachment[]) =>
+  planned.map(({ decision, measure }) => ({
+    decision,
+    counted: measure.head.tokens.length,
+    originalTokens: measure.originalTokens,
+    estimated: measure.estimated,
+  }));
+
+const fairOutcome = [
+  { decision: { fate: 'whole', tokens: 259 }, counted: 100, originalTokens: 100, estimated: false },
+  { decision: truncated(2041), counted: 3001, originalTokens: 5000, estimated: true },
+  { decision: truncated(700), counted: 701, originalTokens: 5000, estimated: true },
+];
+
+describe('planShares', () => {
+  it('fair: counts each body as far as an equal share and 64 more, then further only where the plan gives more', async () => {
+    const { tokenizer, calls } = createCharTokenizer({ bounded: true });
+    const planned = await planShares(three, tokenizer, options(), 3000);
+    expect(outcome(planned)).toEqual(fairOutcome);
+    // 1,000 + 64 each (the capped one only to its cap); the long one got 2,041 of the 1,065
+    // counted, so a second round counts it to twice that, within the 3,000 available.
+    expect(calls.filter((call) => call.startsWith('encodeWithin'))).toEqual([
+      'encodeWithin start 1064',
+      'encodeWithin start 1064',
+      'encodeWithin start 700',
+      'encodeWithin start 3000',
+    ]);
+  });
+
+  it('a second round counts no further than the cap', async () => {
+    // Counted to 1,564, given 2,000: the second round counts to the cap, not to twice 2,000.
+    const { tokenizer, calls } = createCharTokenizer({ bounded: true });
+    const shortCap = [attachment(1, 'a'.repeat(100)), attachment(2, 'b'.repeat(5000), { capTokens: 2000 })];
+    const planned = await planShares(shortCap, tokenizer, options(), 3000);
+    expect(outcome(planned)).toEqual([
+      { decision: { fate: 'whole', tokens: 259 }, counted: 100, originalTokens: 100, estimated: false },
+      { decision: truncated(2000), counted: 2001, originalTokens: 5000, estimated: true },
+    ]);
+    expect(calls.filter((call) => call.startsWith('encodeWithin'))).toEqual([
+      'encodeWithin start 1564',
+      'encodeWithin start 1564',
+      'encodeWithin start 2000',
+    ]);
+  });
+
+  it('priority: counts each body as far as the whole budget or its cap', async () => {
+    const { tokenizer, calls } = createCharTokenizer({ bounded: true });
+    const planned = await planShares(three, tokenizer, options({ strategy: 'priority' }), 3000);
+    expect(outcome(planned)).toEqual([
+      fairOutcome[0],
+      { decision: truncated(2741), counted: 3001, originalTokens: 5000, estimated: true },
+      {
+        decision: { fate: 'omitted', reason: '0 tokens were left, it needs at least 320' },
+        counted: 701,
+        originalTokens: 5000,
+        estimated: true,
+      },
+    ]);
+    expect(calls.filter((call) => call.startsWith('encodeWithin'))).toEqual([
+      'encodeWithin start 3000',
+      'encodeWithin start 3000',
+      'encodeWithin start 700',
+    ]);
+  });
+
+  it('a scope’s reservation is planned first', async () => {
+    const { tokenizer } = createCharTokenizer({ bounded: true });
+    const two = [attachment(1, 'a'.repeat(5000)), attachment(2, 'b'.repeat(5000), { scope: 'message' })];
+    const shared = await planShares(two, tokenizer, options(), 3000);
+    expect(shared.map(({ decision }) => decision)).toEqual([truncated(1500), truncated(1500, 309)]);
+    const reserved = await planShares(two, tokenizer, options({ reserve: { message: 2000 } }), 3000);
+    expect(reserved.map(({ decision }) => decision)).toEqual([truncated(500), truncated(2500, 309)]);
+  });
+
+  describe('with the derived cache', () => {
+    it('plans as without it, and a second turn counts and measures nothing again', async () => {
+      const derived = new DerivedCache();
+      const keyed = three.map(({ item, body }) => ({
+        item: { ...item, contentKey: item.provenance.uri },
+        body,
+      }));
+      const { tokenizer, calls } = createCharTokenizer({ bounded: true });
+      expect(outcome(await planShares(keyed, tokenizer, options({ derived }), 3000))).toEqual(fairOutcome);
+      calls.length = 0;
+      expect(outcome(await planShares(keyed, tokenizer, options({ derived }), 3000))).toEqual(fairOutcome);
+      expect(calls).toEqual([]);
+    });
+
+    it('a body without a content key is measured on its own, every turn', async () => {
+      const derived = new DerivedCache();
+      const { tokenizer, calls } = createCharTokenizer({ bounded: true });
+      expect(outcome(await planShares(three, tokenizer, options({ derived }), 3000))).toEqual(fairOutcome);
+      calls.length = 0;
+      expect(outcome(await planShares(three, tokenizer, options({ derived }), 3000))).toEqual(fairOutcome);
+      expect(calls.filter((call) => call.startsWith('encodeWithin'))).toHaveLength(4);
+    });
+  });
+});
+
+describe('modelKey', () => {
+  it('names the media a model takes in, as the body differs by them', () => {
+    expect(modelKey(undefined)).toBe('');
+    expect(modelKey({})).toBe('');
+    expect(modelKey({ images: true, audio: true, pdf: true })).toBe('iap');
+    expect(modelKey({ audio: true })).toBe('a');
+    expect(modelKey({ images: true, pdf: false })).toBe('i');
+  });
+});
