@@ -31,10 +31,18 @@ describe('measureBody', () => {
     });
   });
 
-  it('the estimate is always above what was counted', async () => {
-    // 11 counted over 11 characters of 12: 12, one more than counted.
-    expect(await measureBody('a'.repeat(12), 10, tokenizer)).toMatchObject({
-      originalTokens: 12,
+  it('the estimate is above what was counted even where the extrapolation is not', async () => {
+    // Tokens of 10 characters: 3 counted over 30 of 31 characters extrapolate to 3.1, so 3.
+    const tenCharacters: Tokenizer = {
+      ...tokenizer,
+      encodeWithin: async (text, limitTokens) => {
+        const tokens = Math.min(limitTokens + 1, Math.ceil(text.length / 10));
+        const end = Math.min(text.length, tokens * 10);
+        return { tokens: new Uint32Array(tokens), start: 0, end, complete: end === text.length };
+      },
+    };
+    expect(await measureBody('a'.repeat(31), 2, tenCharacters)).toMatchObject({
+      originalTokens: 4,
       estimated: true,
     });
   });

@@ -81,30 +81,45 @@ describe('truncateRelevant', () => {
     });
   });
 
+  it('a chunk at the end that leaves no gap after it pays for no second marker', async () => {
+    // 111 tokens, exactly the share: the one gap is before it.
+    expect(
+      await truncateRelevant(truncationRequest(body, { ...request, query: 'outro', contentTokens: 111 })),
+    ).toStrictEqual({
+      text: `[~0-1108]\n${outro}`,
+      elided: [{ startToken: 0, endToken: 1108 }],
+    });
+  });
+
   describe('falls back to head', () => {
-    // What truncateHead makes of it: the first 50 tokens, exactly counted, and one marker.
-    const head = {
-      text: `${intro.slice(0, 50)}[50-665]`,
-      elided: [{ startToken: 50, endToken: 665 }],
-      parts: [{ text: intro.slice(0, 50), tokens: 50 }, { text: '[50-665]' }],
+    // What truncateHead makes of it: the first tokens, exactly counted, and one marker.
+    const headOf = (text: string, tokens: number) => {
+      const marker = `[${tokens}-${text.length}]`;
+      return {
+        text: `${text.slice(0, tokens)}${marker}`,
+        elided: [{ startToken: tokens, endToken: text.length }],
+        parts: [{ text: text.slice(0, tokens), tokens }, { text: marker }],
+      };
     };
 
     it('without a query', async () => {
       const words = paragraph('what was here before is the setup');
       const text = [intro, words, setup, words, stock, words].join('\n');
-      expect(await truncateRelevant(truncationRequest(text, { contentTokens: 50 }))).toStrictEqual(head);
+      expect(await truncateRelevant(truncationRequest(text, { contentTokens: 120 }))).toStrictEqual(
+        headOf(text, 120),
+      );
     });
 
     it('when nothing matches the query', async () => {
       expect(
-        await truncateRelevant(truncationRequest(body, { contentTokens: 50, query: 'refund' })),
-      ).toStrictEqual(head);
+        await truncateRelevant(truncationRequest(body, { contentTokens: 120, query: 'refund' })),
+      ).toStrictEqual(headOf(body, 120));
     });
 
     it('when no matching chunk fits the share', async () => {
       expect(
         await truncateRelevant(truncationRequest(body, { contentTokens: 50, query: 'payment' })),
-      ).toStrictEqual(head);
+      ).toStrictEqual(headOf(body, 50));
     });
   });
 });
