@@ -100,6 +100,23 @@ describe('planShares', () => {
     ]);
   });
 
+  it('a body counted exactly as far as its content share is not counted again', async () => {
+    // Counted to 1,564 (1,565 tokens seen); a cap of 1,875 less its cut's 310 leaves 1,565 to show.
+    const { tokenizer, calls } = createCharTokenizer({ bounded: true });
+    const exact = [attachment(1, 'a'.repeat(100)), attachment(2, 'b'.repeat(5000), { capTokens: 1875 })];
+    const planned = await planShares(exact, tokenizer, options(), 3000);
+    expect(outcome(planned)[1]).toEqual({
+      decision: truncated(1875),
+      counted: 1565,
+      originalTokens: 5000,
+      estimated: true,
+    });
+    expect(calls.filter((call) => call.startsWith('encodeWithin'))).toEqual([
+      'encodeWithin start 1564',
+      'encodeWithin start 1564',
+    ]);
+  });
+
   it('priority: counts each body as far as the whole budget or its cap', async () => {
     const { tokenizer, calls } = createCharTokenizer({ bounded: true });
     const planned = await planShares(three, tokenizer, options({ strategy: 'priority' }), 3000);
