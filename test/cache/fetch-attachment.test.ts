@@ -1,74 +1,296 @@
-import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { ContentCache } from '../../src/cache/content-cache.js';
 import { DerivedCache } from '../../src/cache/derived-cache.js';
 import { type FetchContext, fetchAttachment } from '../../src/cache/fetch-attachment.js';
+import type { SharedTier } from '../../src/cache/shared-tier.js';
+import { ContextError } from '../../src/errors.js';
+import { McpServerRegistry, type ReadOptions } from '../../src/mcp/mcp-server-registry.js';
+import { startControlledServer } from '../support/controlled-server.js';
 
-const target = { scope: 'pipeline', server: 'docs', uri: 'docs://guide.md' } as const;
-const guide: ReadResourceResult = {
-  contents: [{ uri: target.uri, mimeType: 'text/markdown', text: '# Guide' }],
-};
+const uri = 'doc://a';
+const target = { scope: 'pipeline', server: 'controlled', uri } as const;
+const never = new AbortController().signal;
 
-/** A turn's fetch context over `cache`, with a server that counts its reads. */
-function contextOver(cache: ContentCache, overrides: Partial<FetchContext> = {}) {
-  const reads: string[] = [];
-  const never = new AbortController().signal;
-  const context: FetchContext = {
-    actor: { pipelineId: 'support' },
-    servers: {
-      has: (server) => server === 'docs',
-      isPerUser: () => false,
-      readResource: async (_server, uri) => {
-        reads.push(uri);
-        return guide;
-      },
+/**
+ * A real registry over a controlled server; the fetch step sees it through a view that records
+ * each read's options and says whether the server is per-user.
+ */
+function start(options: { perUser?: boolean; read?: () => Promise<never> } = {}) {
+  const server = startControlledServer({ [uri]: [{ uri, mimeType: 'text/plain', text: 'version 1' }] });
+  const registry = new McpServerRegistry({ mcpServers: { controlled: server.serverConfig } });
+  onTestFinished(async () => {
+    await registry.close();
+    await server.close();
+  });
+  const reads: ReadOptions[] = [];
+  const servers: FetchContext['servers'] = {
+    has: (name) => registry.has(name),
+    isPerUser: () => options.perUser === true,
+    readResource: (name, resource, readOptions = {}) => {
+      reads.push(readOptions);
+      return options.read ? options.read() : registry.readResource(name, resource, readOptions);
     },
-    cache,
+  };
+  const context = (overrides: Partial<FetchContext> = {}): FetchContext => ({
+    actor: { pipelineId: 'support' },
+    servers,
+    cache: undefined,
     bypassCache: false,
     signal: never,
     deadline: never,
     deadlineAt: Number.POSITIVE_INFINITY,
-    readTimeoutMs: 1000,
-    derived: new DerivedCache(),
+    readTimeoutMs: 10_000,
     ...overrides,
-  };
-  return { context, reads };
+  });
+  return { server, context, reads };
 }
 
-describe('fetchAttachment', () => {
-  it('a fresh copy in the cache is answered at once, not as a promise: ready, a hit, nothing read', async () => {
-    const cache = new ContentCache();
-    const { context, reads } = contextOver(cache);
-    const first = await fetchAttachment(target, context);
-    expect(first).toMatchObject({ kind: 'ready', cache: 'miss' });
-    expect(reads).toEqual([target.uri]);
+const textOf = (fate: Awaited<ReturnType<typeof fetchAttachment>>) =>
+  fate.kind === 'ready'
+    ? fate.converted.sections.map((section) => ('text' in section ? section.text : ''))
+    : [];
 
-    const warm = fetchAttachment(target, context);
+describe('fetchAttachment', () => {
+  it('without a cache: read from the server every time, as a bypass, with its own timeout and the actor', async () => {
+    const { server, context, reads } = start();
+    const fate = await fetchAttachment(target, context({ readTimeoutMs: 1234 }));
+    expect(fate).toMatchObject({ kind: 'ready', cache: 'bypass' });
+    expect(textOf(fate)).toEqual(['version 1']);
+    expect(fate).not.toHaveProperty('sharedCache');
+    expect(fate).not.toHaveProperty('staleError');
+    await fetchAttachment(target, context());
+    expect(server.readCount(uri)).toBe(2);
+    expect(reads[0]).toEqual({ timeoutMs: 1234, actor: { pipelineId: 'support' } });
+  });
+
+  it('with a cache: a miss, then a hit; the turn principal goes with the read', async () => {
+    const { server, context, reads } = start();
+    const cache = new ContentCache();
+    const first = await fetchAttachment(target, context({ cache, principal: 'alice' }));
+    const second = await fetchAttachment(target, context({ cache, principal: 'bob' }));
+    expect([first.cache, second.cache]).toEqual(['miss', 'hit']);
+    expect(textOf(second)).toEqual(['version 1']);
+    expect(server.readCount(uri)).toBe(1);
+    expect(reads).toEqual([{ timeoutMs: 10_000, actor: { pipelineId: 'support' }, principal: 'alice' }]);
+  });
+
+  it("a per-user server's content is kept per principal", async () => {
+    const { server, context } = start({ perUser: true });
+    const cache = new ContentCache();
+    await fetchAttachment(target, context({ cache, principal: 'alice' }));
+    const bob = await fetchAttachment(target, context({ cache, principal: 'bob' }));
+    const alice = await fetchAttachment(target, context({ cache, principal: 'alice' }));
+    expect([bob.cache, alice.cache]).toEqual(['miss', 'hit']);
+    expect(server.readCount(uri)).toBe(2);
+  });
+
+  it('a bypass, for the turn or for the attachment, reads from the server and says so', async () => {
+    const { server, context } = start();
+    const cache = new ContentCache();
+    await fetchAttachment(target, context({ cache }));
+    expect((await fetchAttachment(target, context({ cache, bypassCache: true }))).cache).toBe('bypass');
+    expect((await fetchAttachment({ ...target, bypassCache: true }, context({ cache }))).cache).toBe(
+      'bypass',
+    );
+    expect((await fetchAttachment({ ...target, bypassCache: false }, context({ cache }))).cache).toBe('hit');
+    expect(server.readCount(uri)).toBe(3);
+  });
+
+  it('an unknown server is an error; its cache status says whether a cache would have been asked', async () => {
+    const { context } = start();
+    const cache = new ContentCache();
+    const unknown = { ...target, server: 'nowhere' };
+    const fate = await fetchAttachment(unknown, context({ cache }));
+    expect(fate).toMatchObject({
+      kind: 'failed',
+      status: 'error',
+      cache: 'miss',
+      error: {
+        code: 'UNKNOWN_SERVER',
+        message: 'no MCP server named "nowhere" is configured',
+        server: 'nowhere',
+      },
+    });
+    expect((await fetchAttachment(unknown, context())).cache).toBe('bypass');
+    expect((await fetchAttachment(unknown, context({ cache, bypassCache: true }))).cache).toBe('bypass');
+    expect((await fetchAttachment({ ...unknown, bypassCache: true }, context({ cache }))).cache).toBe(
+      'bypass',
+    );
+  });
+
+  it('a fresh read that arrives past the deadline is not converted; a cache hit still is', async () => {
+    const { context } = start();
+    const cache = new ContentCache();
+    const late = await fetchAttachment(target, context({ cache, deadlineAt: 0 }));
+    expect(late).toMatchObject({
+      kind: 'failed',
+      status: 'timeout',
+      cache: 'miss',
+      error: {
+        code: 'TURN_DEADLINE',
+        message: `${uri} arrived after the turn deadline and was not converted`,
+      },
+    });
+    const hit = await fetchAttachment(target, context({ cache, deadlineAt: 0 }));
+    expect(hit).toMatchObject({ kind: 'ready', cache: 'hit' });
+  });
+
+  it('aborted by the host: ABORTED, an error; by the turn deadline: TURN_DEADLINE, a timeout', async () => {
+    const { context } = start();
+    const host = new AbortController();
+    host.abort(new Error('host gave up'));
+    const aborted = await fetchAttachment(target, context({ signal: host.signal }));
+    expect(aborted).toMatchObject({
+      kind: 'failed',
+      status: 'error',
+      cache: 'bypass',
+      error: { code: 'ABORTED', message: `reading ${uri} was aborted`, server: 'controlled' },
+    });
+    const timedOut = await fetchAttachment(target, context({ signal: host.signal, deadline: host.signal }));
+    expect(timedOut).toMatchObject({
+      kind: 'failed',
+      status: 'timeout',
+      error: {
+        code: 'TURN_DEADLINE',
+        message: `reading ${uri} did not finish before the turn deadline`,
+        server: 'controlled',
+      },
+    });
+    expect(timedOut.kind === 'failed' && (timedOut.error.cause as ContextError).code).toBe('ABORTED');
+  });
+
+  it('a read timeout is a timeout; a denial is denied; any other failure an error', async () => {
+    const { server, context } = start();
+    server.hang(uri);
+    expect(await fetchAttachment(target, context({ readTimeoutMs: 20 }))).toMatchObject({
+      kind: 'failed',
+      status: 'timeout',
+      error: { code: 'READ_TIMEOUT' },
+    });
+    const denied = start({ read: async () => Promise.reject(new ContextError('POLICY_DENIED', 'no')) });
+    expect(await fetchAttachment(target, denied.context())).toMatchObject({
+      status: 'denied',
+      error: { code: 'POLICY_DENIED' },
+    });
+    const failing = start({ read: async () => Promise.reject(new ContextError('PROTOCOL_ERROR', 'bad')) });
+    expect(await fetchAttachment(target, failing.context())).toMatchObject({
+      status: 'error',
+      error: { code: 'PROTOCOL_ERROR' },
+    });
+  });
+
+  it('a throw that is not a ContextError is an INTERNAL_ERROR naming the URI, with the throw as cause', async () => {
+    const thrown = new TypeError('boom');
+    const { context } = start({ read: async () => Promise.reject(thrown) });
+    const fate = await fetchAttachment(target, context());
+    expect(fate).toMatchObject({
+      kind: 'failed',
+      status: 'error',
+      error: { code: 'INTERNAL_ERROR', message: `${uri}: TypeError: boom`, server: 'controlled' },
+    });
+    expect(fate.kind === 'failed' && fate.error.cause).toBe(thrown);
+  });
+
+  it('stale-on-error: the copy is used and the failure is kept beside it', async () => {
+    const { server, context } = start();
+    const cache = new ContentCache({ ttlMs: 0 });
+    await fetchAttachment(target, context({ cache }));
+    server.hang(uri);
+    const fate = await fetchAttachment(target, context({ cache, readTimeoutMs: 20 }));
+    expect(fate).toMatchObject({ kind: 'ready', cache: 'stale', staleError: { code: 'READ_TIMEOUT' } });
+    expect(textOf(fate)).toEqual(['version 1']);
+    const internal = start({ read: async () => Promise.reject(new Error('broken')) });
+    await cache.read({ server: 'controlled', uri }, async () => ({ contents: [] }));
+    const wrapped = await fetchAttachment(target, internal.context({ cache }));
+    expect(wrapped).toMatchObject({
+      cache: 'stale',
+      staleError: { code: 'INTERNAL_ERROR', message: `${uri}: Error: broken` },
+    });
+  });
+
+  it('with a shared tier: how the fleet served the miss', async () => {
+    const { context } = start();
+    const tier: SharedTier = {
+      lookup: async () => ({ kind: 'alone', reason: 'wait-timeout' }),
+      publish: () => {},
+      onInvalidation: () => () => {},
+    };
+    const fate = await fetchAttachment(target, context({ cache: new ContentCache({ shared: tier }) }));
+    expect(fate).toMatchObject({ kind: 'ready', cache: 'miss', sharedCache: 'wait-timeout' });
+  });
+
+  it('the binding limits apply to the read; a read they cut is not kept in the derived cache', async () => {
+    const { server, context } = start();
+    server.setText(uri, 'x'.repeat(100));
+    const derived = new DerivedCache();
+    const cache = new ContentCache();
+    const cut = await fetchAttachment(target, context({ cache, derived }), {
+      limits: { maxBytes: 10, mimeTypes: [] },
+    });
+    expect(textOf(cut)[0]).toHaveLength(10);
+    expect(derived.bytesHeld).toBe(0);
+    const whole = await fetchAttachment(target, context({ cache, derived }), { limits: { mimeTypes: [] } });
+    expect(textOf(whole)).toEqual(['x'.repeat(100)]);
+    expect(derived.bytesHeld).toBeGreaterThan(0);
+  });
+
+  it('limits that refuse the media type make it an error', async () => {
+    const { context } = start();
+    const fate = await fetchAttachment(target, context(), { limits: { mimeTypes: [['image/png']] } });
+    expect(fate).toMatchObject({ kind: 'failed', status: 'denied' });
+  });
+
+  it('verify sees the read before conversion; its throw makes the attachment an error', async () => {
+    const { context } = start();
+    const seen: unknown[] = [];
+    const fine = await fetchAttachment(target, context(), {
+      verify: (read) => void seen.push(read.contents),
+    });
+    expect(fine.kind).toBe('ready');
+    expect(seen).toEqual([[{ uri, mimeType: 'text/plain', text: 'version 1' }]]);
+    const refused = await fetchAttachment(target, context(), {
+      verify: () => {
+        throw new ContextError('SKILL_INVALID', 'digest mismatch');
+      },
+    });
+    expect(refused).toMatchObject({ kind: 'failed', status: 'error', error: { code: 'SKILL_INVALID' } });
+  });
+});
+
+describe('fetchAttachment on a warm turn', () => {
+  it('a fresh copy in the cache is answered at once, not as a promise: ready, a hit, nothing read', async () => {
+    const { server, context } = start();
+    const warmContext = context({ cache: new ContentCache(), derived: new DerivedCache() });
+    const first = await fetchAttachment(target, warmContext);
+    expect(first).toMatchObject({ kind: 'ready', cache: 'miss' });
+    expect(server.readCount(uri)).toBe(1);
+
+    const warm = fetchAttachment(target, warmContext);
     if (warm instanceof Promise || warm.kind !== 'ready' || first.kind !== 'ready')
       throw new Error('expected a ready attachment answered at once');
     expect(warm.cache).toBe('hit');
     // The same preparation as the read's: nothing converted again.
     expect(warm.composable).toBe(first.composable);
-    expect(reads).toEqual([target.uri]);
+    expect(server.readCount(uri)).toBe(1);
   });
 
   it('a bypass, an unknown server or a refused media type still goes the way it always did', async () => {
-    const cache = new ContentCache();
-    const { context, reads } = contextOver(cache);
-    await fetchAttachment(target, context);
+    const { server, context } = start();
+    const warmContext = context({ cache: new ContentCache(), derived: new DerivedCache() });
+    await fetchAttachment(target, warmContext);
 
-    const bypass = fetchAttachment({ ...target, bypassCache: true }, context);
+    const bypass = fetchAttachment({ ...target, bypassCache: true }, warmContext);
     expect(bypass).toBeInstanceOf(Promise);
     expect(await bypass).toMatchObject({ kind: 'ready', cache: 'bypass' });
-    expect(reads).toEqual([target.uri, target.uri]);
+    expect(server.readCount(uri)).toBe(2);
 
-    expect(await fetchAttachment({ ...target, server: 'gone' }, context)).toMatchObject({
+    expect(await fetchAttachment({ ...target, server: 'gone' }, warmContext)).toMatchObject({
       kind: 'failed',
       status: 'error',
       error: { code: 'UNKNOWN_SERVER' },
     });
     // A hit whose media type the binding refuses is denied at once, as a read would be.
-    const refused = fetchAttachment(target, context, { limits: { mimeTypes: [['text/plain']] } });
+    const refused = fetchAttachment(target, warmContext, { limits: { mimeTypes: [['text/markdown']] } });
     expect(refused).toMatchObject({ kind: 'failed', status: 'denied', cache: 'miss' });
   });
 });
