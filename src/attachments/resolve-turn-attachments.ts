@@ -7,6 +7,7 @@ import type {
   ScopeKind,
   SupersededAttachment,
 } from '../types.js';
+import type { Writable } from '../writable.js';
 import { resolveTargetUri } from './resolve-target-uri.js';
 
 /** One (server, uri) a turn will try to inject, after templates are expanded and duplicates merged. */
@@ -78,8 +79,6 @@ export function resolveTurnAttachments(input: TurnAttachments): ResolvedAttachme
 }
 
 // --- Internal helpers ---
-
-type Writable<T> = { -readonly [Key in keyof T]: T[Key] };
 
 function toCandidate(
   attachment: AttachmentTarget & AttachmentOptions,

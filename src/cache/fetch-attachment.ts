@@ -11,6 +11,7 @@ import type { ServerOperations } from '../mcp/server-operations.js';
 import type { AttachmentFate } from '../trace/attachment-fate.js';
 import { inSpan, type Telemetry } from '../trace/telemetry.js';
 import type { CacheStatus } from '../types.js';
+import type { Writable } from '../writable.js';
 import type { CacheRead, ContentCache } from './content-cache.js';
 import type { DerivedCache } from './derived-cache.js';
 import { measureContents } from './measure-contents.js';
@@ -84,7 +85,7 @@ export function fetchAttachment(
   try {
     return convertRead(attachment, hit, context, access, started);
   } catch (error) {
-    return failedFetch(error, attachment, context, started);
+    return failedFetch(error, attachment, context, started, hit.cache);
   }
 }
 
@@ -96,6 +97,7 @@ async function fetchAnew(
   access: ReadAccess,
   started: number,
 ): Promise<FetchedAttachment> {
+  let served: CacheStatus | undefined;
   try {
     if (!context.servers.has(attachment.server)) {
       throw new ContextError('UNKNOWN_SERVER', `no MCP server named "${attachment.server}" is configured`, {
@@ -105,6 +107,7 @@ async function fetchAnew(
     const read = await (context.telemetry
       ? inSpan(context.telemetry, 'mcp-context fetch', undefined, () => readContent(attachment, context))
       : readContent(attachment, context));
+    served = read.cache;
     if (read.cache !== 'hit') {
       // Fresh reads that arrive together are converted back to back, with no timer tick between
       // them: the deadline is checked by the clock before each. Past it, nothing more is
@@ -124,7 +127,7 @@ async function fetchAnew(
         )
       : convertRead(attachment, read, context, access, started);
   } catch (error) {
-    return failedFetch(error, attachment, context, started);
+    return failedFetch(error, attachment, context, started, served);
   }
 }
 
@@ -160,12 +163,16 @@ function convertRead(
   return ready;
 }
 
-/** What a fetch that threw becomes in the trace: an error, a timeout, or an abort. */
+/**
+ * What a fetch that threw becomes in the trace: an error, a timeout, or an abort. `served` is how
+ * the content came, when it came before the failure (a hit the binding then refused is a hit).
+ */
 function failedFetch(
   error: unknown,
   attachment: FetchTarget,
   context: FetchContext,
   started: number,
+  served?: CacheStatus,
 ): Extract<FetchedAttachment, { kind: 'failed' }> {
   const failure = context.signal.aborted
     ? new ContextError(
@@ -175,8 +182,7 @@ function failedFetch(
         error,
       )
     : toFailure(error, attachment);
-  const cache: CacheStatus =
-    !context.cache || context.bypassCache || attachment.bypassCache === true ? 'bypass' : 'miss';
+  const cache = served ?? (bypassesCache(attachment, context) ? 'bypass' : 'miss');
   const durationMs = performance.now() - started;
   if (failure.code === 'ABORTED' && context.deadline.aborted) {
     const deadline = deadlineError(attachment, failure);
@@ -194,12 +200,14 @@ function failedFetch(
 /** The attachment's fresh copy in the cache, if there is one (see readContent). */
 function peekContent(attachment: FetchTarget, context: FetchContext): CacheRead | undefined {
   const { server, uri } = attachment;
-  if (!context.cache || context.bypassCache || attachment.bypassCache === true) return undefined;
-  if (!context.servers.has(server)) return undefined;
-  return context.cache.peek({ server, uri, principal: partitionOf(server, context) });
+  if (bypassesCache(attachment, context) || !context.servers.has(server)) return undefined;
+  return context.cache?.peek({ server, uri, principal: partitionOf(server, context) });
 }
 
-type Writable<T> = { -readonly [Key in keyof T]: T[Key] };
+/** Whether this attachment is read past the cache: there is none, or the turn or pin says so. */
+function bypassesCache(attachment: FetchTarget, context: FetchContext): boolean {
+  return !context.cache || context.bypassCache || attachment.bypassCache === true;
+}
 
 /**
  * The attachment's content: from the cache (shared with concurrent turns, single-flight), or
@@ -213,7 +221,7 @@ function readContent(attachment: FetchTarget, context: FetchContext): Promise<Ca
       server,
       uri,
       principal: partitionOf(server, context),
-      bypass: context.bypassCache || attachment.bypassCache === true,
+      bypass: bypassesCache(attachment, context),
       signal: context.signal,
     },
     () => readFromServer(attachment, context),

@@ -1,7 +1,6 @@
 import type { TraceEntry, TraceStatus } from '../types.js';
+import type { Writable } from '../writable.js';
 import type { AttachmentFate, ComposedFacts, TracedAttachment } from './attachment-fate.js';
-
-type Writable<T> = { -readonly [Key in keyof T]: T[Key] };
 
 /** The trace's account of one attachment: where it came from, what it cost, what became of it. */
 export function toTraceEntry(

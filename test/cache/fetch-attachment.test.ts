@@ -3,8 +3,11 @@ import { ContentCache } from '../../src/cache/content-cache.js';
 import { DerivedCache } from '../../src/cache/derived-cache.js';
 import { type FetchContext, fetchAttachment } from '../../src/cache/fetch-attachment.js';
 import type { SharedTier } from '../../src/cache/shared-tier.js';
+import { ConverterRegistry } from '../../src/convert/converter-registry.js';
+import { plainTextConverter } from '../../src/convert/converters/plain-text-converter.js';
 import { ContextError } from '../../src/errors.js';
 import { McpServerRegistry, type ReadOptions } from '../../src/mcp/mcp-server-registry.js';
+import type { Telemetry } from '../../src/trace/telemetry.js';
 import { startControlledServer } from '../support/controlled-server.js';
 
 const uri = 'doc://a';
@@ -129,6 +132,7 @@ describe('fetchAttachment', () => {
       error: {
         code: 'TURN_DEADLINE',
         message: `${uri} arrived after the turn deadline and was not converted`,
+        server: 'controlled',
       },
     });
     const hit = await fetchAttachment(target, context({ cache, deadlineAt: 0 }));
@@ -290,7 +294,145 @@ describe('fetchAttachment on a warm turn', () => {
       error: { code: 'UNKNOWN_SERVER' },
     });
     // A hit whose media type the binding refuses is denied at once, as a read would be.
+    // The cache served it: the trace says hit.
     const refused = fetchAttachment(target, warmContext, { limits: { mimeTypes: [['text/markdown']] } });
-    expect(refused).toMatchObject({ kind: 'failed', status: 'denied', cache: 'miss' });
+    expect(refused).toMatchObject({ kind: 'failed', status: 'denied', cache: 'hit' });
+  });
+
+  it('a server gone from the registry is not answered from the cache', async () => {
+    const { server, context } = start();
+    const warmContext = context({ cache: new ContentCache() });
+    await fetchAttachment(target, warmContext);
+    const gone = { ...warmContext, servers: { ...warmContext.servers, has: () => false } };
+    expect(await fetchAttachment(target, gone)).toMatchObject({
+      kind: 'failed',
+      status: 'error',
+      cache: 'miss',
+      error: { code: 'UNKNOWN_SERVER', server: 'controlled' },
+    });
+    expect(server.readCount(uri)).toBe(1);
+  });
+});
+
+describe('fetchAttachment with telemetry', () => {
+  /** Records the spans started, in order, and the errors recorded on them. */
+  function recordingTelemetry() {
+    const spans: { name: string; errors: string[]; ended: boolean }[] = [];
+    const telemetry: Telemetry = {
+      startSpan: (name) => {
+        const span = { name, errors: [] as string[], ended: false };
+        spans.push(span);
+        return {
+          setAttributes: () => {},
+          recordError: (error) => void span.errors.push((error as ContextError).code),
+          end: () => {
+            span.ended = true;
+          },
+        };
+      },
+      withSpan: (_span, run) => run(),
+      traceContext: () => undefined,
+      recordRequest: () => {},
+      recordTurn: () => {},
+      recordInvalidation: () => {},
+    };
+    return { telemetry, spans };
+  }
+
+  it('the fetch and the convert step each get a span; a hit goes the same way, converted past the deadline', async () => {
+    const { server, context } = start();
+    const { telemetry, spans } = recordingTelemetry();
+    const cache = new ContentCache();
+    const first = await fetchAttachment(target, context({ cache, telemetry }));
+    expect(first).toMatchObject({ kind: 'ready', cache: 'miss' });
+    expect(textOf(first)).toEqual(['version 1']);
+    expect(spans).toEqual([
+      { name: 'mcp-context fetch', errors: [], ended: true },
+      { name: 'mcp-context convert', errors: [], ended: true },
+    ]);
+    // Past the deadline a hit is still converted: only what was read fresh is refused.
+    const hit = fetchAttachment(target, context({ cache, telemetry, deadlineAt: 0 }));
+    expect(hit).toBeInstanceOf(Promise);
+    expect(await hit).toMatchObject({ kind: 'ready', cache: 'hit' });
+    expect(spans.map((span) => span.name)).toEqual([
+      'mcp-context fetch',
+      'mcp-context convert',
+      'mcp-context fetch',
+      'mcp-context convert',
+    ]);
+    expect(server.readCount(uri)).toBe(1);
+  });
+
+  it('a hit the binding refuses is traced as a hit, its failure recorded on the convert span', async () => {
+    const { context } = start();
+    const { telemetry, spans } = recordingTelemetry();
+    const cache = new ContentCache();
+    await fetchAttachment(target, context({ cache, telemetry }));
+    const refused = await fetchAttachment(target, context({ cache, telemetry }), {
+      limits: { mimeTypes: [['text/markdown']] },
+    });
+    expect(refused).toMatchObject({ kind: 'failed', status: 'denied', cache: 'hit' });
+    expect(spans.at(-1)).toEqual({ name: 'mcp-context convert', errors: ['POLICY_DENIED'], ended: true });
+  });
+});
+
+describe('fetchAttachment durations', () => {
+  it('durationMs is the time the fetch took, for a read, a hit and a failure', async () => {
+    const { context } = start();
+    const cache = new ContentCache();
+    const timed = async (run: () => ReturnType<typeof fetchAttachment>) => {
+      const before = performance.now();
+      const fate = await run();
+      return { fate, elapsed: performance.now() - before };
+    };
+    const runs = [
+      await timed(() => fetchAttachment(target, context({ cache }))),
+      await timed(() => fetchAttachment(target, context({ cache }))),
+      await timed(() => fetchAttachment({ ...target, server: 'nowhere' }, context({ cache }))),
+    ];
+    expect(runs.map(({ fate }) => `${fate.kind} ${fate.cache}`)).toEqual([
+      'ready miss',
+      'ready hit',
+      'failed miss',
+    ]);
+    for (const { fate, elapsed } of runs) {
+      expect(fate.durationMs).toBeGreaterThanOrEqual(0);
+      expect(fate.durationMs).toBeLessThanOrEqual(elapsed);
+    }
+  });
+});
+
+describe('fetchAttachment and a host abort', () => {
+  it('nothing is converted once the host has aborted, wherever the abort falls after the read', async () => {
+    const { context } = start();
+    // The abort lands 0, 1, 2 … microtask hops after the server's answer arrives: before,
+    // between and after the steps that carry the read back to fetchAttachment.
+    for (let hops = 0; hops < 12; hops += 1) {
+      const host = new AbortController();
+      let convertedAfterAbort = false;
+      const converters = new ConverterRegistry().register({
+        ...plainTextConverter,
+        name: 'watched-plain-text',
+        convert: (input) => {
+          if (host.signal.aborted) convertedAfterAbort = true;
+          return plainTextConverter.convert(input);
+        },
+      });
+      const base = context({ signal: host.signal, converters });
+      const servers: FetchContext['servers'] = {
+        ...base.servers,
+        readResource: async (...args) => {
+          const read = await base.servers.readResource(...args);
+          let hop = 0;
+          const later = () =>
+            hop++ === hops ? host.abort(new Error('host gave up')) : queueMicrotask(later);
+          queueMicrotask(later);
+          return read;
+        },
+      };
+      const fate = await fetchAttachment(target, { ...base, servers });
+      expect(convertedAfterAbort, `abort ${hops} hops after the answer`).toBe(false);
+      if (fate.kind === 'failed') expect(fate.error.code).toBe('ABORTED');
+    }
   });
 });
