@@ -142,8 +142,8 @@ export class ContentCache extends EventEmitter<CacheEvents> {
     super();
     this.#options = parseOptions(cacheOptionsSchema, options, 'cache');
     this.#entries = new LRUCache<string, Entry>({
+      // No maxEntrySize: #store refuses an entry above its share first, and counts it.
       maxSize: this.#options.maxBytes,
-      maxEntrySize: Math.floor(this.#options.maxBytes / entryShare),
       sizeCalculation: (entry) => entry.bytes + entryOverheadBytes,
       dispose: (entry, key, reason) => {
         if (reason === 'evict') this.#metrics.evictions++;
@@ -275,7 +275,8 @@ export class ContentCache extends EventEmitter<CacheEvents> {
     const now = Date.now();
     let entries = 0;
     for (const key of this.#keysByServer.get(server) ?? []) {
-      const entry = this.#entries.get(key, { updateAgeOnGet: false });
+      // peek, not get: marking a copy stale is not a use of it (the eviction order stays).
+      const entry = this.#entries.peek(key);
       if (entry && entry.staleSince === undefined) {
         entry.staleSince = now;
         entries++;

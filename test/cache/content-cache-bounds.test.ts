@@ -1,11 +1,6 @@
-import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { ContentCache } from '../../src/cache/content-cache.js';
-
-const body = (text: string): ReadResourceResult => ({
-  contents: [{ uri: 'x://a', mimeType: 'text/plain', text }],
-});
-const textOf = (result: ReadResourceResult) => (result.contents[0] as { text: string }).text;
+import { body, deferredRead, textOf } from './read-results.js';
 
 /** The test's clock (Date only; timers stay real). */
 function fakeDate(now: number) {
@@ -13,15 +8,6 @@ function fakeDate(now: number) {
   onTestFinished(() => {
     vi.useRealTimers();
   });
-}
-
-/** A read the test finishes by hand. */
-function deferredRead() {
-  let resolve: (result: ReadResourceResult) => void = () => {};
-  const promise = new Promise<ReadResourceResult>((ok) => {
-    resolve = ok;
-  });
-  return { read: () => promise, resolve };
 }
 
 describe('ContentCache keys and invalidation', () => {
@@ -120,8 +106,9 @@ describe('ContentCache keys and invalidation', () => {
 
   it('counts every kind of read and invalidation, and reports each read from the server', async () => {
     const cache = new ContentCache({ ttlMs: 0, maxStaleMs: 60_000 });
-    const reads: unknown[] = [];
+    const reads: { durationMs: number }[] = [];
     cache.on('resource-read', (event) => reads.push(event));
+    const before = performance.now();
     await cache.read({ server: 's', uri: 'x://a' }, async () => body('héllo'));
     await cache.read({ server: 's', uri: 'x://a', bypass: true }, async () => body('again'));
     await cache.read({ server: 's', uri: 'x://a' }, async () => Promise.reject(new Error('down')));
@@ -142,6 +129,10 @@ describe('ContentCache keys and invalidation', () => {
       { server: 's', uri: 'x://a', bytes: 6, durationMs: expect.any(Number) },
       { server: 's', uri: 'x://a', bytes: 5, durationMs: expect.any(Number) },
     ]);
+    // Each read's own duration: within the time the whole sequence took.
+    const elapsed = performance.now() - before;
+    for (const { durationMs } of reads) expect(durationMs).toBeGreaterThanOrEqual(0);
+    for (const { durationMs } of reads) expect(durationMs).toBeLessThanOrEqual(elapsed);
   });
 });
 
@@ -260,6 +251,25 @@ describe('ContentCache bounds', () => {
     cache.on('cache-invalidated', (event) => events.push(event));
     cache.invalidateServer('s');
     expect(events).toEqual([{ server: 's', reason: 'resource list changed', entries: 4 }]);
+  });
+
+  it('marking copies stale is not a use of them: the least recently used is still evicted first', async () => {
+    const cache = new ContentCache({ maxBytes: 4096 });
+    for (const [server, uri] of [
+      ['s', 'x://1'],
+      ['t', 'x://2'],
+      ['s', 'x://3'],
+      ['t', 'x://4'],
+    ] as const)
+      await cache.read({ server, uri }, async () => body('x'.repeat(512)));
+    cache.markServerStale('s');
+    await cache.read({ server: 't', uri: 'x://5' }, async () => body('x'.repeat(512)));
+    expect(cache.metrics).toMatchObject({ entries: 4, evictions: 1 });
+    const failing = async () => Promise.reject(new Error('down'));
+    // The oldest, s's x://1, went; the stale x://3 is still there to serve on error.
+    await expect(cache.read({ server: 's', uri: 'x://1' }, failing)).rejects.toThrow('down');
+    expect((await cache.read({ server: 's', uri: 'x://3' }, failing)).cache).toBe('stale');
+    expect((await cache.read({ server: 't', uri: 'x://2' }, failing)).cache).toBe('hit');
   });
 
   it('an entry replaced by a fresh read is not counted as an eviction', async () => {

@@ -2,11 +2,7 @@ import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { ContentCache } from '../../src/cache/content-cache.js';
 import type { Invalidation, SharedContent, SharedLookup, SharedTier } from '../../src/cache/shared-tier.js';
-
-const body = (text: string): ReadResourceResult => ({
-  contents: [{ uri: 'x://a', mimeType: 'text/plain', text }],
-});
-const textOf = (result: ReadResourceResult) => (result.contents[0] as { text: string }).text;
+import { body, textOf } from './read-results.js';
 
 /**
  * A shared tier the test scripts: each lookup answers what `next` says (default `alone`), and

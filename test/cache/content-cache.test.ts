@@ -1,23 +1,6 @@
-import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { ContentCache } from '../../src/cache/content-cache.js';
-
-const body = (text: string): ReadResourceResult => ({
-  contents: [{ uri: 'x://a', mimeType: 'text/plain', text }],
-});
-
-/** A read the test finishes by hand, to place invalidations inside it. */
-function deferredRead() {
-  let resolve: (result: ReadResourceResult) => void = () => {};
-  let reject: (error: unknown) => void = () => {};
-  const promise = new Promise<ReadResourceResult>((ok, fail) => {
-    resolve = ok;
-    reject = fail;
-  });
-  return { read: () => promise, resolve, reject };
-}
-
-const textOf = (result: ReadResourceResult) => (result.contents[0] as { text: string }).text;
+import { body, deferredRead, textOf } from './read-results.js';
 
 describe('ContentCache', () => {
   it('serves a fresh copy as a hit and counts it', async () => {
@@ -95,6 +78,24 @@ describe('ContentCache', () => {
     const after = await cache.read({ server: 's', uri: 'x://a' }, async () => body('new'));
     expect([after.cache, textOf(after.content.result)]).toEqual(['miss', 'new']);
     expect((await cache.read({ server: 't', uri: 'x://a' }, async () => body('x'))).cache).toBe('hit');
+  });
+
+  it('clear() drops every entry: the next read of each is a miss', async () => {
+    const cache = new ContentCache();
+    await cache.read({ server: 's', uri: 'x://a' }, async () => body('a'));
+    await cache.read({ server: 't', uri: 'x://b' }, async () => body('b'));
+    cache.clear();
+    expect(cache.metrics).toMatchObject({ entries: 0, bytesHeld: 0 });
+    expect(cache.peek({ server: 's', uri: 'x://a' })).toBeUndefined();
+    const again = await cache.read({ server: 't', uri: 'x://b' }, async () => body('b2'));
+    expect([again.cache, textOf(again.content.result)]).toEqual(['miss', 'b2']);
+  });
+
+  it('dispose() without a shared tier is harmless: the entries stay and are served', async () => {
+    const cache = new ContentCache();
+    await cache.read({ server: 's', uri: 'x://a' }, async () => body('a'));
+    cache.dispose();
+    expect((await cache.read({ server: 's', uri: 'x://a' }, async () => body('x'))).cache).toBe('hit');
   });
 
   it('clear() during a read: the read finishes for its caller and is not kept', async () => {
