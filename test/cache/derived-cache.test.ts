@@ -168,6 +168,33 @@ describe('DerivedCache', () => {
       expect(counts).toBe(2);
     });
 
+    it('concurrent counts of other keys or other limits are their own', async () => {
+      const cache = new DerivedCache();
+      const [a, b, wider] = await Promise.all([
+        cache.measureOnce('a', 4, async () => measure(5, false)),
+        cache.measureOnce('b', 4, async () => measure(7, false)),
+        cache.measureOnce('a', 6, async () => measure(8, false)),
+      ]);
+      expect([a.head.tokens.length, b.head.tokens.length, wider.head.tokens.length]).toEqual([5, 7, 8]);
+    });
+
+    it('a finished count is not answered again once its measure has been evicted', async () => {
+      // Measures get 3/8 of 800 bytes: 75 tokens of 4 bytes.
+      const cache = new DerivedCache({ maxBytes: 800 });
+      let counts = 0;
+      const first = await cache.measureOnce('a', 10, async () => {
+        counts++;
+        return measure(20, true);
+      });
+      await cache.measureOnce('b', 10, async () => measure(75, true));
+      const again = await cache.measureOnce('a', 10, async () => {
+        counts++;
+        return measure(20, true);
+      });
+      expect(counts).toBe(2);
+      expect(again).not.toBe(first);
+    });
+
     it('a complete measure covers any limit', async () => {
       const cache = new DerivedCache();
       let counts = 0;
