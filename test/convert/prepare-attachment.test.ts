@@ -126,6 +126,52 @@ describe('prepareAttachment', () => {
     expect(prepareAttachment(target, read)).not.toBe(prepareAttachment(target, read));
   });
 
+  it('the same content on another server, or under another skill name, is prepared as its own', () => {
+    const cache = new DerivedCache();
+    const read = { contents };
+    const derived = { cache, sha256: hashContents(contents) };
+    const docs = prepareAttachment(target, read, { derived });
+    const mirror = prepareAttachment({ ...target, server: 'mirror' }, read, { derived });
+    expect(mirror.composable.provenance.server).toBe('mirror');
+    expect(prepareAttachment(target, read, { derived })).toBe(docs);
+    const guide = { ...target, skillFrame: { name: 'guide', description: 'how' } };
+    const manual = { ...target, skillFrame: { name: 'manual', description: 'how' } };
+    expect(prepareAttachment(guide, read, { derived }).composable.provenance.skill?.name).toBe('guide');
+    expect(prepareAttachment(manual, read, { derived }).composable.provenance.skill?.name).toBe('manual');
+  });
+
+  it('the preparations of one conversion for several attachments are all kept, up to the last 8', () => {
+    const cache = new DerivedCache();
+    const read = { contents };
+    const derived = { cache, sha256: hashContents(contents) };
+    const at = (index: number) => ({ ...target, uri: `docs://copy-${index}.md` });
+    const first = [0, 1, 2].map((index) => prepareAttachment(at(index), read, { derived }));
+    // Alternating attachments of one conversion keep their own objects.
+    expect([0, 1, 2].map((index) => prepareAttachment(at(index), read, { derived }))).toEqual(first);
+    for (const [index, prepared] of first.entries())
+      expect(prepareAttachment(at(index), read, { derived })).toBe(prepared);
+    // Six more make nine: the oldest (copy-0) is let go, copy-1 onwards are kept.
+    const later = [3, 4, 5, 6, 7, 8].map((index) => prepareAttachment(at(index), read, { derived }));
+    expect(prepareAttachment(at(1), read, { derived })).toBe(first[1]);
+    expect(prepareAttachment(at(8), read, { derived })).toBe(later[5]);
+    const again = prepareAttachment(at(0), read, { derived });
+    expect(again).not.toBe(first[0]);
+    expect(again).toEqual(first[0]);
+  });
+
+  it('one read prepared with two converter registries is converted by each', () => {
+    const first = countingRegistry();
+    const second = countingRegistry();
+    const cache = new DerivedCache();
+    const read = { contents };
+    const derived = { cache, sha256: hashContents(contents) };
+    const one = prepareAttachment(target, read, { converters: first.registry, derived });
+    const two = prepareAttachment(target, read, { converters: second.registry, derived });
+    expect([first.calls, second.calls]).toEqual([['# Guide'], ['# Guide']]);
+    expect(two).not.toBe(one);
+    expect(two.composable.contentKey).not.toBe(one.composable.contentKey);
+  });
+
   it('a converter registered after a read was prepared converts the same read anew', () => {
     const { registry, calls } = countingRegistry();
     const cache = new DerivedCache();
