@@ -16,6 +16,12 @@ export const cacheOptionsSchema = z.strictObject({
     .int()
     .positive()
     .default(64 * 1024 * 1024),
+  /**
+   * Bytes of what turns derive from the content held at most: conversions, token arrays,
+   * renderings (default `derivedBytesPerContentByte` × maxBytes, so every body the cache holds
+   * keeps its conversion and a warm turn converts nothing again, however many pins).
+   */
+  derivedMaxBytes: z.number().int().positive().optional(),
   /** How long a read stays fresh (default 5 minutes). */
   ttlMs: z
     .number()
@@ -107,6 +113,13 @@ interface Flight {
   /** False once an invalidation lands during the read: its result must not be stored. */
   storable: boolean;
 }
+
+/**
+ * What the derived cache needs per byte of content to hold everything derived from a full
+ * content cache: converted text is UTF-16 (up to 2 bytes per content byte), token arrays 4 bytes
+ * a token (about 1 per byte of text), and renderings and whole turns take the rest.
+ */
+export const derivedBytesPerContentByte = 4;
 
 // An entry may take a quarter of the cache: one huge resource cannot flush everything else.
 const entryShare = 4;
@@ -288,6 +301,11 @@ export class ContentCache extends EventEmitter<CacheEvents> {
   /** How long a read stays fresh. */
   get ttlMs(): number {
     return this.#options.ttlMs;
+  }
+
+  /** The bound for what turns derive from this cache's content (the derived cache's size). */
+  get derivedMaxBytes(): number {
+    return this.#options.derivedMaxBytes ?? derivedBytesPerContentByte * this.#options.maxBytes;
   }
 
   get metrics(): CacheMetrics {

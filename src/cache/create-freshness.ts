@@ -49,7 +49,7 @@ export function createFreshness(
   });
   return {
     cache,
-    derived: new DerivedCache(),
+    derived: new DerivedCache({ maxBytes: cache.derivedMaxBytes }),
     subscriptions,
     listings,
     dispose: () => {

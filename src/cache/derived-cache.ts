@@ -1,15 +1,26 @@
 import { LRUCache } from 'lru-cache';
+import { z } from 'zod';
 import type { BudgetMemo, CountedBlock, FrameCost } from '../budget/composable-attachment.js';
 import type { BodyMeasure } from '../budget/measure-body.js';
 import type { ConvertedSection } from '../convert/convert-contents.js';
 import type { ConverterRegistry } from '../convert/converter-registry.js';
 import type { Conversion, ConversionMemo } from '../convert/prepare-attachment.js';
 import { boundedByCount } from '../options/bounded-by-count.js';
+import { parseOptions } from '../options/parse-options.js';
 
-export interface DerivedCacheOptions {
-  /** Bytes of converted text and token arrays held at most (default 64 MiB). */
-  readonly maxBytes?: number;
-}
+const derivedCacheOptionsSchema = z.strictObject({
+  /**
+   * Bytes held at most (default 256 MiB, what a default 64 MiB content cache derives): half for
+   * conversions, a quarter for token arrays, an eighth each for renderings and whole turns.
+   */
+  maxBytes: z
+    .number()
+    .int()
+    .positive()
+    .default(256 * 1024 * 1024),
+});
+
+export type DerivedCacheOptions = z.input<typeof derivedCacheOptionsSchema>;
 
 /**
  * What a turn derives from content that did not change: the converted, escaped form of a read
@@ -29,7 +40,7 @@ export class DerivedCache implements ConversionMemo, BudgetMemo {
   readonly #compositions: LRUCache<string, { readonly blocks: readonly { readonly text: string }[] }>;
 
   constructor(options: DerivedCacheOptions = {}) {
-    const maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
+    const { maxBytes } = parseOptions(derivedCacheOptionsSchema, options, 'derived');
     this.#renderings = new LRUCache({
       maxSize: Math.floor(maxBytes / 8),
       // The block's text; media parts share their data with the conversion.
@@ -42,16 +53,18 @@ export class DerivedCache implements ConversionMemo, BudgetMemo {
       sizeCalculation: (composed, key) =>
         Math.max(1, 2 * key.length + composed.blocks.reduce((sum, block) => sum + 2 * block.text.length, 0)),
     });
+    // Converted text is UTF-16: up to 2 bytes per content byte, the largest share.
     this.#conversions = new LRUCache({
-      maxSize: Math.floor((maxBytes * 3) / 8),
+      maxSize: Math.floor(maxBytes / 2),
       sizeCalculation: (conversion) =>
         Math.max(
           1,
           conversion.sections.reduce((sum, section) => sum + sizeOf(section), 0),
         ),
     });
+    // 4 bytes a token, about one token per 4 bytes of text.
     this.#measures = new LRUCache({
-      maxSize: Math.floor((maxBytes * 3) / 8),
+      maxSize: Math.floor(maxBytes / 4),
       sizeCalculation: (measure) => Math.max(1, measure.head.tokens.byteLength),
     });
   }

@@ -95,11 +95,9 @@ describe('DerivedCache', () => {
     expect(cache.bytesHeld).toBe(4);
   });
 
-  it('maxBytes bounds each kind: three eighths for conversions and for token arrays, an eighth for renderings and for compositions', async () => {
+  it('maxBytes bounds each kind: half for conversions, a quarter for token arrays, an eighth for renderings and for compositions', async () => {
     const cache = new DerivedCache({ maxBytes: 800 });
-    // 300 bytes of conversions fit, 302 do not.
-    cache.keepConversion(
-      'fits',
+    const media = (length: number) =>
       conversion([
         {
           kind: 'media',
@@ -107,27 +105,17 @@ describe('DerivedCache', () => {
           mimeType: 'image/png',
           mediaKind: 'image',
           bytes: 1,
-          data: 'x'.repeat(300),
+          data: 'x'.repeat(length),
         },
-      ]),
-    );
-    cache.keepConversion(
-      'over',
-      conversion([
-        {
-          kind: 'media',
-          uri: 'x',
-          mimeType: 'image/png',
-          mediaKind: 'image',
-          bytes: 1,
-          data: 'x'.repeat(301),
-        },
-      ]),
-    );
+      ]);
+    // 400 bytes of conversions fit, 401 do not.
+    cache.keepConversion('fits', media(400));
+    cache.keepConversion('over', media(401));
     expect([cache.conversion('fits') !== undefined, cache.conversion('over')]).toEqual([true, undefined]);
-    await cache.measureOnce('fits', 1000, async () => measure(75, true));
-    await cache.measureOnce('over', 1000, async () => measure(76, true));
-    expect(cache.bytesHeld).toBe(300 + 300);
+    // 200 bytes of token arrays (50 tokens) fit, 204 do not.
+    await cache.measureOnce('fits', 1000, async () => measure(50, true));
+    await cache.measureOnce('over', 1000, async () => measure(51, true));
+    expect(cache.bytesHeld).toBe(400 + 200);
     // 100 bytes of renderings fit (50 characters), 102 do not.
     cache.keepRendering('fits', rendering('x'.repeat(50)));
     cache.keepRendering('over', rendering('x'.repeat(51)));
@@ -137,14 +125,25 @@ describe('DerivedCache', () => {
     expect([cache.composition('k') !== undefined, cache.composition('l')]).toEqual([true, undefined]);
   });
 
-  it('the default bound is 64 MiB: a 24 MiB conversion is kept', () => {
+  it('the default bound is 256 MiB (what a default 64 MiB content cache derives): a 128 MiB conversion is kept, one byte more is not', () => {
     const cache = new DerivedCache();
-    const data = 'x'.repeat(24 * 1024 * 1024);
-    cache.keepConversion(
-      'big',
-      conversion([{ kind: 'media', uri: 'x', mimeType: 'image/png', mediaKind: 'image', bytes: 1, data }]),
-    );
+    const data = 'x'.repeat(128 * 1024 * 1024);
+    const media = (text: string) =>
+      conversion([
+        { kind: 'media', uri: 'x', mimeType: 'image/png', mediaKind: 'image', bytes: 1, data: text },
+      ]);
+    cache.keepConversion('over', media(`${data}x`));
+    expect(cache.bytesHeld).toBe(0);
+    cache.keepConversion('big', media(data));
     expect(cache.bytesHeld).toBe(data.length);
+  });
+
+  it('refuses a maxBytes that is not a positive integer, naming it', () => {
+    for (const maxBytes of [0, -1, 0.5, Number.NaN]) {
+      expect(() => new DerivedCache({ maxBytes })).toThrow(
+        expect.objectContaining({ code: 'INVALID_OPTION', field: 'derived.maxBytes' }),
+      );
+    }
   });
 
   describe('measureOnce', () => {
@@ -179,14 +178,14 @@ describe('DerivedCache', () => {
     });
 
     it('a finished count is not answered again once its measure has been evicted', async () => {
-      // Measures get 3/8 of 800 bytes: 75 tokens of 4 bytes.
+      // Measures get a quarter of 800 bytes: 50 tokens of 4 bytes.
       const cache = new DerivedCache({ maxBytes: 800 });
       let counts = 0;
       const first = await cache.measureOnce('a', 10, async () => {
         counts++;
         return measure(20, true);
       });
-      await cache.measureOnce('b', 10, async () => measure(75, true));
+      await cache.measureOnce('b', 10, async () => measure(50, true));
       const again = await cache.measureOnce('a', 10, async () => {
         counts++;
         return measure(20, true);
