@@ -137,6 +137,36 @@ describe('planShares', () => {
     ]);
   });
 
+  it('stops counting further after 4 more rounds, even while a body stays short of its share', async () => {
+    // A bounded encoding may stop short of its limit (tiktoken stops at a safe boundary): this
+    // one gives a quarter of what is asked, so the long body is short of its share every round.
+    const { tokenizer, calls } = createCharTokenizer({ bounded: true });
+    const bounded = tokenizer.encodeWithin;
+    if (!bounded) throw new Error('expected a bounded tokenizer');
+    const stingy = {
+      ...tokenizer,
+      encodeWithin: (text: string, limitTokens: number, from: 'start' | 'end') => {
+        // Without a last round this would count forever: fail instead of hanging.
+        if (calls.length >= 20) throw new Error('still counting after 20 bounded encodings');
+        return bounded(text, Math.floor(limitTokens / 4), from);
+      },
+    };
+    const planned = await planShares([attachment(1, 'b'.repeat(5000))], stingy, options(), 3000);
+    // The 3,000 available asked (a quarter given) first and in each of 4 more rounds, then no more.
+    expect(calls.filter((call) => call.startsWith('encodeWithin'))).toEqual([
+      'encodeWithin start 750',
+      'encodeWithin start 750',
+      'encodeWithin start 750',
+      'encodeWithin start 750',
+      'encodeWithin start 750',
+    ]);
+    // Still short when the rounds ran out: planned on what was counted, the cut left to the
+    // rendering (which counts what it shows).
+    expect(outcome(planned)).toEqual([
+      { decision: truncated(3000), counted: 751, originalTokens: 5000, estimated: true },
+    ]);
+  });
+
   it('a scope’s reservation is planned first', async () => {
     const { tokenizer } = createCharTokenizer({ bounded: true });
     const two = [attachment(1, 'a'.repeat(5000)), attachment(2, 'b'.repeat(5000), { scope: 'message' })];

@@ -41,6 +41,51 @@ describe('takeHead', () => {
     });
   });
 
+  describe('a cut that is no piece boundary: the exact count of the prefix up to the last one', () => {
+    it('tiktoken: the words before the cut word are counted exactly; the rest is left to count', async () => {
+      const body = 'alpha beta antidisestablishmentarianism delta';
+      const words = await tiktoken.count('alpha beta');
+      // Two tokens into the long word: a cut inside it.
+      const limit = words + 2;
+      const text = tiktoken.decode((await tiktoken.encode(body)).subarray(0, limit));
+      expect(text.length).toBeGreaterThan('alpha beta a'.length);
+      expect(text.length).toBeLessThan('alpha beta antidisestablishmentarianism'.length);
+      expect(await takeHead(body, limit, tiktoken, false)).toStrictEqual({
+        text,
+        tokens: limit,
+        exactPrefix: { chars: 'alpha beta'.length, tokens: words },
+      });
+    });
+
+    it('tiktoken: with no piece boundary before the cut there is no exact prefix, not one of the whole text', async () => {
+      // One piece of letters, then "!": the letters alone are the body less its last character,
+      // so a search that found no boundary must not count "up to -1".
+      const word = 'antidisestablishmentarianism';
+      const tokens = await tiktoken.count(word);
+      expect(await takeHead(`${word}!`, tokens, tiktoken, false)).toStrictEqual({ text: word, tokens });
+    });
+
+    it('a tokenizer that cannot count the prefix at that boundary either: no exact prefix', async () => {
+      // Counts prefixes only up to a line end (a tokenizer is free to answer undefined).
+      const { tokenizer } = createCharTokenizer({ bounded: true, prefix: true });
+      const countPrefix = tokenizer.countPrefix;
+      const lineEnds = {
+        ...tokenizer,
+        countPrefix: ((text, encoding, chars) =>
+          text[chars - 1] === '\n' ? countPrefix?.(text, encoding, chars) : undefined) as typeof countPrefix,
+      };
+      expect(await takeHead('alpha beta gamma', 13, lineEnds, false)).toStrictEqual({
+        text: 'alpha beta ga',
+        tokens: 13,
+      });
+      expect(await takeHead('alpha\nbeta gamma', 13, lineEnds, false)).toStrictEqual({
+        text: 'alpha\nbeta ga',
+        tokens: 13,
+        exactPrefix: { chars: 6, tokens: 6 },
+      });
+    });
+  });
+
   describe('reuses the tokens of the counting pass when they reach the limit', () => {
     const body = 'abcdefghij';
 
