@@ -105,7 +105,8 @@ export async function collectServerInstructions(
       const marker = cutMarker(item.bodyTokens - head.tokens, item.bodyTokens);
       shown.set(item.index, { text: frame(item.server, head.text + marker), truncated: true });
     }
-    const frames = [...shown.entries()].sort(([a], [b]) => a - b).map(([, value]) => value.text);
+    // Inserted in the order the servers were named.
+    const frames = [...shown.values()].map((value) => value.text);
     const text = frames.length === 0 ? '' : serverInstructionsPreamble + frames.join('');
     const excess = (await tokenizer.count(text)) - maxTokens;
     return { fits: excess <= 0, excess, shown, text };
