@@ -10,7 +10,12 @@ async function start() {
   onTestFinished(async () => {
     await server.close();
   });
-  const harness = await startProviderHarness('memory', { extraServers: { controlled: server.serverConfig } });
+  // Neither the read's timeout nor the turn's deadline comes before the test's own: only the
+  // host's signal can end a turn whose read is held.
+  const harness = await startProviderHarness('memory', {
+    extraServers: { controlled: server.serverConfig },
+    provider: { readTimeoutMs: 600_000, turnDeadlineMs: 600_000 },
+  });
   await harness.attachments.pin({ scope: { pipelineId: 'support' }, server: 'controlled', uri });
   return { ...harness, server };
 }
