@@ -1,5 +1,6 @@
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { createTiktokenTokenizer } from '../../src/budget/tiktoken-tokenizer.js';
+import type { AccessPolicyOptions } from '../../src/policy/access-policy.js';
 import type { ResourceContextProviderOptions } from '../../src/provider/resource-context-provider.js';
 import { startControlledServer } from '../support/controlled-server.js';
 import { sharedTokenizer, startProviderHarness } from '../support/provider-harness.js';
@@ -9,7 +10,7 @@ const docB = 'doc://b';
 const docM = 'doc://m';
 
 /** A provider over a controlled server that offers `resources.subscribe`, nothing pinned yet. */
-async function start(provider: Partial<ResourceContextProviderOptions> = {}) {
+async function start(provider: Partial<ResourceContextProviderOptions> = {}, policy?: AccessPolicyOptions) {
   const server = startControlledServer({
     [docA]: [{ uri: docA, mimeType: 'text/plain', text: 'document a' }],
     [docB]: [{ uri: docB, mimeType: 'text/plain', text: 'document b' }],
@@ -21,6 +22,7 @@ async function start(provider: Partial<ResourceContextProviderOptions> = {}) {
   const harness = await startProviderHarness('memory', {
     extraServers: { controlled: server.serverConfig },
     provider,
+    ...(policy && { policy }),
   });
   return { ...harness, server };
 }
@@ -42,6 +44,25 @@ describe('what a provider shows its host', () => {
       { server: 'controlled', uri: docB },
     ]);
     expect(server.subscriptionRequests()).toEqual([`subscribe ${docA}`, `subscribe ${docB}`]);
+  });
+
+  it('a pin the policy denies is never subscribed', async () => {
+    const { provider, attachments, server } = await start(
+      {},
+      {
+        bindings: { support: { servers: ['gitnexus', { name: 'controlled', resources: [docA] }] } },
+      },
+    );
+    await attachments.pin({ scope: { pipelineId: 'support' }, server: 'controlled', uri: docA });
+    await attachments.pin({ scope: { pipelineId: 'support' }, server: 'controlled', uri: docB });
+    const { trace } = await provider.provide({ pipelineId: 'support' });
+    await provider.subscriptionsSettled();
+    expect(trace.entries.map((entry) => [entry.uri, entry.status])).toEqual([
+      [docA, 'injected'],
+      [docB, 'denied'],
+    ]);
+    expect(provider.subscriptions).toEqual([{ server: 'controlled', uri: docA }]);
+    expect(server.subscriptionRequests()).toEqual([`subscribe ${docA}`]);
   });
 
   it('a pipeline pin that a conversation pin supersedes stays held by the pipeline: no unsubscribe in between', async () => {
