@@ -35,8 +35,16 @@ describe('the turn deadline bounds provide(), connecting included', () => {
     await attachments.pin({ scope: { pipelineId: 'support' }, server: 'silent', uri: 'x://a' });
     await attachments.pin({ scope: { pipelineId: 'support' }, server: 'gitnexus', uri: 'gitnexus://repos' });
     const { trace } = await provider.provide({ pipelineId: 'support' });
-    expect(statusOf(trace, 'silent')).toMatchObject({ status: 'timeout', error: { code: 'TURN_DEADLINE' } });
+    expect(statusOf(trace, 'silent')).toMatchObject({
+      status: 'timeout',
+      cache: 'miss',
+      tokens: 0,
+      error: { code: 'TURN_DEADLINE', message: 'x://a was not ready by the turn deadline (100 ms)' },
+    });
     expect(statusOf(trace, 'gitnexus')?.status).toBe('injected');
+    // How long it waited, within the turn's own duration.
+    expect(statusOf(trace, 'silent')?.durationMs).toBeGreaterThan(0);
+    expect(statusOf(trace, 'silent')?.durationMs).toBeLessThanOrEqual(trace.durationMs);
   });
 
   it('40 reads answered at once: what is not converted by the deadline is TURN_DEADLINE, nothing is converted after it', async () => {
