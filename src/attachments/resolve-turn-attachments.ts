@@ -45,37 +45,39 @@ const scopeRank: Record<ScopeKind, number> = { message: 0, conversation: 1, pipe
  * then the order attachments were added.
  */
 export function resolveTurnAttachments(input: TurnAttachments): ResolvedAttachment[] {
-  const candidates = [
-    ...input.message.map((attachment) => toCandidate(attachment, 'message')),
-    ...input.conversation.map((attachment) => toCandidate(attachment, 'conversation', attachment.id)),
-    ...input.pipeline.map((attachment) => toCandidate(attachment, 'pipeline', attachment.id)),
-  ];
-  const winners = new Map<string, ResolvedAttachment>();
+  // Every turn resolves every pin: no intermediate arrays, keys or wrappers per candidate.
+  const winners: ResolvedAttachment[] = [];
+  const byTarget = new Map<string, Map<string, ResolvedAttachment>>();
   const unresolved: ResolvedAttachment[] = [];
-  for (const candidate of candidates) {
+  const consider = (candidate: ResolvedAttachment) => {
     if (candidate.error) {
       unresolved.push(candidate);
-      continue;
+      return;
     }
-    const key = `${candidate.server}\u0000${candidate.uri}`;
-    const winner = winners.get(key);
+    let ofServer = byTarget.get(candidate.server);
+    if (!ofServer) {
+      ofServer = new Map();
+      byTarget.set(candidate.server, ofServer);
+    }
+    const winner = ofServer.get(candidate.uri);
     if (winner) {
       winner.superseded.push({
         scope: candidate.scope,
         ...(candidate.attachmentId && { attachmentId: candidate.attachmentId }),
       });
     } else {
-      winners.set(key, candidate);
+      ofServer.set(candidate.uri, candidate);
+      winners.push(candidate);
     }
-  }
-  const ordered = [...winners.values()].map((attachment, order) => ({ attachment, order }));
-  ordered.sort(
-    (a, b) =>
-      scopeRank[a.attachment.scope] - scopeRank[b.attachment.scope] ||
-      b.attachment.priority - a.attachment.priority ||
-      a.order - b.order,
-  );
-  return [...ordered.map(({ attachment }) => attachment), ...unresolved];
+  };
+  for (const attachment of input.message) consider(toCandidate(attachment, 'message'));
+  for (const attachment of input.conversation)
+    consider(toCandidate(attachment, 'conversation', attachment.id));
+  for (const attachment of input.pipeline) consider(toCandidate(attachment, 'pipeline', attachment.id));
+  // Array.prototype.sort is stable: equal scope and priority keep the order they were added in.
+  winners.sort((a, b) => scopeRank[a.scope] - scopeRank[b.scope] || b.priority - a.priority);
+  for (const attachment of unresolved) winners.push(attachment);
+  return winners;
 }
 
 // --- Internal helpers ---

@@ -16,8 +16,9 @@ export function applyReadLimits(
   limits: AccessLimits,
   where: { readonly server: string; readonly uri: string },
 ): CappedReadResult {
-  for (const allowlist of limits.mimeTypes) {
-    const refused = result.contents.find((item) => !mimeTypeAllowed(item.mimeType, allowlist));
+  // Indexed loops, no callback: every warm turn checks every attachment's read again.
+  for (let list = 0; list < limits.mimeTypes.length; list++) {
+    const refused = refusedItem(result.contents, limits.mimeTypes[list] ?? []);
     if (refused) {
       throw new ContextError(
         'POLICY_DENIED',
@@ -46,4 +47,17 @@ export function applyReadLimits(
       items: [...byIndex.values()].sort((a, b) => a.index - b.index),
     },
   };
+}
+
+// --- Internal helpers ---
+
+function refusedItem(
+  contents: ReadResourceResult['contents'],
+  allowlist: readonly string[],
+): ReadResourceResult['contents'][number] | undefined {
+  for (let index = 0; index < contents.length; index++) {
+    const item = contents[index];
+    if (item && !mimeTypeAllowed(item.mimeType, allowlist)) return item;
+  }
+  return undefined;
 }

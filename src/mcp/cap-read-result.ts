@@ -34,6 +34,9 @@ export function capReadResult(
   result: ReadResourceResult & { readonly redactions?: number },
   maxBytes: number,
 ): CappedReadResult {
+  // Most reads fit, and a warm turn applies a binding's cap to every read again: a first pass
+  // that allocates nothing says so.
+  if (fitsWhole(result.contents, maxBytes)) return result;
   let remaining = maxBytes;
   let originalBytes = 0;
   const items: TruncatedContent[] = [];
@@ -71,6 +74,17 @@ export function base64Bytes(blob: string): number {
 }
 
 // --- Internal helpers ---
+
+function fitsWhole(contents: ReadResourceResult['contents'], maxBytes: number): boolean {
+  let bytes = 0;
+  for (let index = 0; index < contents.length; index++) {
+    const item = contents[index];
+    if (item === undefined) continue;
+    bytes += 'text' in item ? Buffer.byteLength(item.text, 'utf8') : base64Bytes(item.blob);
+    if (bytes > maxBytes) return false;
+  }
+  return true;
+}
 
 function cutUtf8(text: string, maxBytes: number): string {
   const bytes = Buffer.from(text, 'utf8');

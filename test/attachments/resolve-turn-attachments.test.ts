@@ -12,6 +12,32 @@ const pin = (id: string, uri: string, scope: Attachment['scope'], priority?: num
 });
 
 describe('resolveTurnAttachments', () => {
+  it('orders by scope, then priority, then the order added (equal ones keep it), unresolved last', () => {
+    const pipeline = { pipelineId: 'support' };
+    const conversation = { conversationId: 'c' };
+    const resolved = resolveTurnAttachments({
+      pipeline: [
+        pin('p1', 'gitnexus://a', pipeline),
+        pin('p2', 'gitnexus://b', pipeline, 5),
+        pin('p3', 'gitnexus://c', pipeline),
+        pin('p4', 'not a uri', pipeline),
+        pin('p5', 'gitnexus://d', pipeline),
+      ],
+      conversation: [pin('c1', 'gitnexus://e', conversation), pin('c2', 'gitnexus://f', conversation)],
+      message: [],
+    });
+    expect(resolved.map((attachment) => attachment.attachmentId)).toEqual([
+      'c1',
+      'c2',
+      'p2',
+      'p1',
+      'p3',
+      'p5',
+      'p4',
+    ]);
+    expect(resolved.at(-1)?.error?.code).toBe('INVALID_URI');
+  });
+
   it('the narrowest scope wins a duplicate and the others are kept as superseded', () => {
     const resolved = resolveTurnAttachments({
       pipeline: [pin('p1', 'gitnexus://repos', { pipelineId: 'support' })],
