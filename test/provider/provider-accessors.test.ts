@@ -46,6 +46,32 @@ describe('what a provider shows its host', () => {
     expect(server.subscriptionRequests()).toEqual([`subscribe ${docA}`, `subscribe ${docB}`]);
   });
 
+  it("each pipeline and each conversation holds its own pins: another one's turn lets go of none of them", async () => {
+    const { provider, attachments, server } = await start(
+      {},
+      { bindings: { support: { servers: ['gitnexus', 'controlled'] }, sales: { servers: ['controlled'] } } },
+    );
+    const failures: unknown[] = [];
+    provider.on('subscription-failed', (failure) => failures.push(failure));
+    await attachments.pin({ scope: { pipelineId: 'support' }, server: 'controlled', uri: docA });
+    await attachments.pin({ scope: { pipelineId: 'sales' }, server: 'controlled', uri: docB });
+    await attachments.pin({ scope: { conversationId: 'c-1' }, server: 'controlled', uri: docM });
+    await provider.provide({ pipelineId: 'support', conversationId: 'c-1' });
+    await provider.provide({ pipelineId: 'sales', conversationId: 'c-2' });
+    await provider.subscriptionsSettled();
+    expect(server.subscriptionRequests()).toEqual([
+      `subscribe ${docA}`,
+      `subscribe ${docM}`,
+      `subscribe ${docB}`,
+    ]);
+    expect(provider.subscriptions).toEqual([
+      { server: 'controlled', uri: docA },
+      { server: 'controlled', uri: docM },
+      { server: 'controlled', uri: docB },
+    ]);
+    expect(failures).toEqual([]);
+  });
+
   it('a pin the policy denies is never subscribed', async () => {
     const { provider, attachments, server } = await start(
       {},
@@ -116,6 +142,7 @@ describe('what a provider shows its host', () => {
     await expect(provider.listingsSettled()).resolves.toBeUndefined();
     expect(server.subscriptionRequests()).toEqual([]);
     expect(server.listCount()).toBe(0);
+    expect(() => provider.dispose()).not.toThrow();
   });
 
   it('the pin store and the tokenizer it was given', async () => {

@@ -99,6 +99,7 @@ describe('skills in a turn', () => {
     await attachments.pin({ scope: pipeline, server: 'workspace', uri: guide });
     await attachments.pin({ scope: pipeline, server: 'workspace', uri: gitWorkflow, skill: true });
     const { trace } = await provider.provide(pipeline);
+    expect(trace.entries[0]).toMatchObject({ status: 'denied', cache: 'bypass', tokens: 0, durationMs: 0 });
     expect(statuses(trace.entries)).toEqual([
       [refunds, 'denied', 'POLICY_DENIED'],
       [guide, 'injected', undefined],
@@ -148,5 +149,6 @@ describe('skills in a turn', () => {
     expect(statuses(trace.entries)).toEqual([[gitWorkflow, 'timeout', 'REQUEST_TIMEOUT']]);
     expect(trace.entries[0]).toMatchObject({ cache: 'bypass', tokens: 0 });
     expect(trace.entries[0]?.durationMs).toBeGreaterThanOrEqual(50);
+    expect(trace.entries[0]?.durationMs).toBeLessThanOrEqual(trace.durationMs);
   });
 });
