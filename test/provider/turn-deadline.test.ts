@@ -55,15 +55,16 @@ describe('the turn deadline bounds provide(), connecting included', () => {
     onTestFinished(async () => {
       await server.close();
     });
-    // Each conversion takes at least 10 ms: at most 10 of them start within the 100 ms deadline,
+    // Each conversion takes at least 10 ms: at most 10 of them start within the 100 ms deadline
+    // (the 11th is checked at least 100 ms after the first, which came after the turn started),
     // so at least 30 reads are refused, by construction and not by how fast the machine is.
-    const conversions: { uri: string; at: number }[] = [];
+    const conversions: string[] = [];
     const converters = new ConverterRegistry().register({
       ...plainTextConverter,
       name: 'slow-plain-text',
       convert: (input) => {
         const at = performance.now();
-        conversions.push({ uri: input.uri, at });
+        conversions.push(input.uri);
         while (performance.now() < at + 10);
         return plainTextConverter.convert(input);
       },
@@ -76,17 +77,14 @@ describe('the turn deadline bounds provide(), connecting included', () => {
     const holds = uris.map((uri) => server.holdNextRead(uri));
 
     const turn = provider.provide({ pipelineId: 'support' });
-    // The turn started before this point: its deadline falls no later than 100 ms after it.
-    const deadlineAtLatest = performance.now() + 100;
     await Promise.all(holds.map((hold) => hold.started));
     for (const hold of holds) hold.release();
     const { trace } = await turn;
 
     const docs = trace.entries.filter((entry) => entry.server === 'docs');
     expect(docs).toHaveLength(40);
-    for (const { at } of conversions) expect(at).toBeLessThan(deadlineAtLatest);
     expect(conversions.length).toBeLessThanOrEqual(10);
-    const converted = new Set(conversions.map(({ uri }) => uri));
+    const converted = new Set(conversions);
     for (const entry of docs) {
       if (converted.has(entry.uri)) expect(entry.status).toBe('injected');
       else expect(entry).toMatchObject({ status: 'timeout', error: { code: 'TURN_DEADLINE' } });
