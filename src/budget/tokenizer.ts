@@ -1,6 +1,9 @@
 /**
  * Counts and cuts text in a model's tokens. The budget is exact only against the tokenizer
- * it was planned with: render, count and truncate with the same instance.
+ * it was planned with: render, count and truncate with the same instance. It also assumes the
+ * tokenizer splits text as tiktoken's o200k/cl100k pre-tokenizers do at the safe boundaries of
+ * find-safe-boundary.ts (count-joined.ts adds known counts across them): a tokenizer whose tokens
+ * span such a boundary needs the budget's `safetyMargin`.
  */
 export interface Tokenizer {
   /** Identity for caches and traces, e.g. `tiktoken:o200k_base`. */
