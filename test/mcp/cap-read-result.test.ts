@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { capReadResult } from '../../src/mcp/cap-read-result.js';
 
 const text = (uri: string, value: string) => ({ uri, mimeType: 'text/plain', text: value });
@@ -33,5 +33,18 @@ describe('capReadResult', () => {
     expect(capped.truncation?.items).toEqual([
       { index: 0, uri: 'doc://img', mimeType: 'image/png', originalBytes: 6, keptBytes: 0 },
     ]);
+  });
+
+  it('a read capped again (the same object, as the cache serves it every turn) is not measured again', () => {
+    const result = { contents: [text('doc://a', 'é'.repeat(3)), text('doc://b', 'xyz')] };
+    const byteLength = vi.spyOn(Buffer, 'byteLength');
+    onTestFinished(() => byteLength.mockRestore());
+    expect(capReadResult(result, 9)).toBe(result);
+    expect(byteLength).toHaveBeenCalledTimes(2);
+    byteLength.mockClear();
+    expect(capReadResult(result, 100)).toBe(result);
+    expect(byteLength).not.toHaveBeenCalled();
+    // A smaller cap still cuts it, exactly as before.
+    expect(capReadResult(result, 8).contents).toEqual([text('doc://a', 'ééé'), text('doc://b', 'xy')]);
   });
 });
