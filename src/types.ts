@@ -196,6 +196,10 @@ export interface OmittedContent {
   readonly reason: string;
 }
 
+/**
+ * One attachment's account in a turn's trace. Frozen: an attachment unchanged since the last turn
+ * is traced with that turn's entry object again.
+ */
 export interface TraceEntry {
   readonly scope: ScopeKind;
   /** The pin's id; absent for message attachments. */
@@ -224,6 +228,10 @@ export interface TraceEntry {
   readonly cache: CacheStatus;
   /** With a shared tier (several replicas), how the local miss went through it. */
   readonly sharedCache?: SharedCacheStatus;
+  /**
+   * How long its read and conversion took in this turn; 0 for a cache hit whose conversion an
+   * earlier turn made (nothing was read or converted).
+   */
   readonly durationMs: number;
   /** Why the attachment was omitted or cut, in words. */
   readonly reason?: string;

@@ -1,7 +1,7 @@
 import type { ComposableAttachment } from '../budget/composable-attachment.js';
 import type { ConvertedResource } from '../convert/convert-contents.js';
 import type { ConverterRegistry } from '../convert/converter-registry.js';
-import { type PrepareTarget, prepareAttachment } from '../convert/prepare-attachment.js';
+import { type Prepared, type PrepareTarget, prepareAttachment } from '../convert/prepare-attachment.js';
 import { ContextError } from '../errors.js';
 import type { AccessLimits } from '../mcp/access-limits.js';
 import { applyReadLimits } from '../mcp/apply-read-limits.js';
@@ -143,14 +143,21 @@ function convertRead(
     ? applyReadLimits(read.content.result, access.limits, attachment)
     : read.content.result;
   access.verify?.(result);
-  const { converted, composable } = prepareAttachment(attachment, result, {
+  // A read cut by the binding's byte cap is not the content its hash names: not shared.
+  const shared = context.derived && result === read.content.result ? context.derived : undefined;
+  const prepared = prepareAttachment(attachment, result, {
     converters: context.converters,
-    // A read cut by the binding's byte cap is not the content its hash names: not shared.
-    derived:
-      context.derived && result === read.content.result
-        ? { cache: context.derived, sha256: read.content.sha256 }
-        : undefined,
+    derived: shared && { cache: shared, sha256: read.content.sha256 },
   });
+  const { converted, composable } = prepared;
+  // A cache hit whose conversion an earlier call made (prepareAttachment answered an object it
+  // answered before): nothing was read or converted, so its fate is the same every turn, with
+  // durationMs 0 — one object, not a new one per attachment per warm turn.
+  if (shared) {
+    const kept = keptHits.get(prepared);
+    if (!kept) keptHits.set(prepared, { kind: 'ready', composable, converted, cache: 'hit', durationMs: 0 });
+    else if (read.cache === 'hit' && read.shared === undefined && read.error === undefined) return kept;
+  }
   const ready: Writable<Extract<FetchedAttachment, { kind: 'ready' }>> = {
     kind: 'ready',
     composable,
@@ -162,6 +169,10 @@ function convertRead(
   if (read.error !== undefined) ready.staleError = toFailure(read.error, attachment);
   return ready;
 }
+
+// The fate of each prepared conversion served again from the cache (see convertRead); held as
+// long as the prepared object is, which the derived cache bounds.
+const keptHits = new WeakMap<Prepared, Extract<FetchedAttachment, { kind: 'ready' }>>();
 
 /**
  * What a fetch that threw becomes in the trace: an error, a timeout, or an abort. `served` is how

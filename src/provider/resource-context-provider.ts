@@ -203,11 +203,16 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
     spans.openAttachments(resolved);
 
     // 2 authorize: each once, through the pipeline's policy-bound view, which audits denials
+    // Without recording telemetry there is no span to run a step in: the steps are called
+    // directly, not through a closure per attachment per turn.
+    const recording = spans.telemetry !== undefined;
     const view = this.#policy.bind(this.#servers, actor);
     const authorized = capSkills(
       resolved.map((attachment, index) => ({
         attachment,
-        access: spans.inAttachment(index, 'authorize', () => authorizeRead(view, attachment)),
+        access: recording
+          ? spans.inAttachment(index, 'authorize', () => authorizeRead(view, attachment))
+          : authorizeRead(view, attachment),
       })),
       this.#skillLimits.maxPerTurn,
     );
@@ -237,7 +242,9 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
     };
     const fetched = await untilTurnEnds(
       authorized.map((item, index) =>
-        spans.inAttachment(index, undefined, () => this.#fetch(item.attachment, item.access, turnContext)),
+        recording
+          ? spans.inAttachment(index, undefined, () => this.#fetch(item.attachment, item.access, turnContext))
+          : this.#fetch(item.attachment, item.access, turnContext),
       ),
       authorized,
       signal,
@@ -288,9 +295,9 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
 
     // 7 trace
     // composeContext answers one record per attachment, in the order given.
-    const composition = new Map<TurnItem, ComposedAttachment | undefined>(
-      ready.map((item, index) => [item, composed.attachments[index]]),
-    );
+    const composition = new Map<TurnItem, ComposedAttachment | undefined>();
+    for (let index = 0; index < ready.length; index++)
+      composition.set(ready[index] as ReadyItem, composed.attachments[index]);
     const trace = traceTurn(
       {
         turnId: turn.turnId ?? randomUUID(),
@@ -299,11 +306,8 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
         startedAt,
         durationMs: performance.now() - started,
         budget: { maxTokens: budget.maxTokens, usedTokens: context.usedTokens },
-        items: fetched.map((item) => ({
-          attachment: item.attachment,
-          fate: item.fate,
-          composed: composition.get(item),
-        })),
+        items: fetched,
+        composition,
         ...(context.instructions && { instructions: context.instructions }),
       },
       this.#changes,
@@ -335,7 +339,8 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
     const held: Record<'pipeline' | 'conversation', Target[]> = { pipeline: [], conversation: [] };
     for (const { attachment, access } of authorized) {
       if (!access.allowed) continue;
-      const target = { server: attachment.server, uri: attachment.uri };
+      // The attachment is its own (server, uri) target: no copy per pin per turn.
+      const target: Target = attachment;
       if (attachment.scope !== 'message') held[attachment.scope].push(target);
       // A pin merged into a narrower scope's attachment is still held by its own scope.
       for (const { scope } of attachment.superseded) {
@@ -437,7 +442,8 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
             limits: access.limits,
             verify: (read) => verifySkillFile(attachment.server, skill, read, attachment.uri),
           }
-        : { limits: access.limits },
+        : // The decision itself carries the limits (the policy builds it once per grant).
+          access,
     );
     if (fate instanceof Promise)
       return fate.then((settled) => turnItem(described, settled, annotationPriority));
@@ -567,6 +573,8 @@ async function untilTurnEnds(
   signal: AbortSignal,
   deadlineMs: number,
 ): Promise<TurnItem[]> {
+  // Everything answered at once (a warm turn) waits on nothing: the outcomes are the items.
+  if (!outcomes.some((outcome) => outcome instanceof Promise)) return outcomes as TurnItem[];
   const started = performance.now();
   const settled: (TurnItem | undefined)[] = new Array(outcomes.length);
   const pending: Promise<void>[] = [];
@@ -580,13 +588,10 @@ async function untilTurnEnds(
       );
     } else settled[index] = outcome;
   }
-  // Everything answered at once (a warm turn) waits on nothing.
-  if (pending.length > 0) {
-    try {
-      await raceAbort(Promise.all(pending), signal);
-    } catch (error) {
-      if (!signal.aborted) throw error;
-    }
+  try {
+    await raceAbort(Promise.all(pending), signal);
+  } catch (error) {
+    if (!signal.aborted) throw error;
   }
   return items.map(({ attachment }, index) => {
     const item = settled[index];

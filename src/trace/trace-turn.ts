@@ -3,17 +3,18 @@ import type { AttachmentFate, ComposedFacts, TracedAttachment } from './attachme
 import type { ChangeTracker } from './change-tracker.js';
 import { toTraceEntry } from './to-trace-entry.js';
 
-/** One attachment of the turn, with its fate and (when it reached the budget) what became of it. */
+/** One attachment of the turn, with its fate. */
 export interface TracedItem {
   readonly attachment: TracedAttachment;
   readonly fate: AttachmentFate;
-  readonly composed?: ComposedFacts;
 }
 
 /** The turn's own facts as the trace reports them, with its attachments still to be traced. */
 export type TurnFacts = Omit<InjectionTrace, 'entries'> & {
   /** Every attachment of the turn, in resolve order. */
   readonly items: readonly TracedItem[];
+  /** What the budget made of each item that reached it (the same item objects as keys). */
+  readonly composition: ReadonlyMap<TracedItem, ComposedFacts | undefined>;
 };
 
 /**
@@ -30,7 +31,9 @@ export function traceTurn(facts: TurnFacts, changes: ChangeTracker): InjectionTr
     startedAt: facts.startedAt,
     durationMs: facts.durationMs,
     budget: facts.budget,
-    entries: facts.items.map(({ attachment, fate, composed }) => {
+    entries: facts.items.map((item) => {
+      const { attachment, fate } = item;
+      const composed = facts.composition.get(item);
       const injected =
         fate.kind === 'ready' && composed !== undefined && composed.decision.fate !== 'omitted';
       const change = injected

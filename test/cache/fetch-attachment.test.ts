@@ -278,6 +278,59 @@ describe('fetchAttachment on a warm turn', () => {
     expect(server.readCount(uri)).toBe(1);
   });
 
+  it('a hit whose conversion was made before is one fate every turn: the same object, durationMs 0', async () => {
+    const { server, context } = start();
+    const cache = new ContentCache();
+    const warmContext = context({ cache, derived: new DerivedCache() });
+    const first = await fetchAttachment(target, warmContext);
+    const hits = [fetchAttachment(target, warmContext), fetchAttachment(target, warmContext)];
+    if (first.kind !== 'ready') throw new Error('expected a ready attachment');
+    expect(hits[0]).toBe(hits[1]);
+    expect(hits[0]).toEqual({
+      kind: 'ready',
+      composable: first.composable,
+      converted: first.converted,
+      cache: 'hit',
+      durationMs: 0,
+    });
+    // New content is a new conversion: measured, then kept in its turn.
+    server.setText(uri, 'version 2');
+    cache.invalidateResource('controlled', uri);
+    const changed = await fetchAttachment(target, warmContext);
+    expect(textOf(changed)).toEqual(['version 2']);
+    expect(changed).toMatchObject({ cache: 'miss' });
+    expect(changed).not.toBe(hits[0]);
+    const changedHit = fetchAttachment(target, warmContext);
+    expect(changedHit).toMatchObject({ cache: 'hit', durationMs: 0 });
+    expect(changedHit).not.toBe(hits[0]);
+    expect(textOf(await changedHit)).toEqual(['version 2']);
+  });
+
+  it('a read of unchanged content is still a read: its own fate, a miss, not the kept hit', async () => {
+    const { server, context } = start();
+    const expiring = context({ cache: new ContentCache({ ttlMs: 0 }), derived: new DerivedCache() });
+    const reads = [await fetchAttachment(target, expiring), await fetchAttachment(target, expiring)];
+    expect(server.readCount(uri)).toBe(2);
+    expect(reads.map((fate) => fate.cache)).toEqual(['miss', 'miss']);
+    expect(reads[0]).not.toBe(reads[1]);
+  });
+
+  it('nothing is kept without a derived cache, or for a read the binding cut', async () => {
+    const { server, context } = start();
+    server.setText(uri, 'x'.repeat(100));
+    const plain = context({ cache: new ContentCache() });
+    await fetchAttachment(target, plain);
+    expect(fetchAttachment(target, plain)).not.toBe(fetchAttachment(target, plain));
+
+    const derivedContext = context({ cache: new ContentCache(), derived: new DerivedCache() });
+    const limits = { limits: { maxBytes: 10, mimeTypes: [] } };
+    await fetchAttachment(target, derivedContext, limits);
+    const cut = fetchAttachment(target, derivedContext, limits);
+    const cutAgain = fetchAttachment(target, derivedContext, limits);
+    expect(cut).not.toBe(cutAgain);
+    expect(textOf(await cutAgain)).toEqual(['x'.repeat(10)]);
+  });
+
   it('a bypass, an unknown server or a refused media type still goes the way it always did', async () => {
     const { server, context } = start();
     const warmContext = context({ cache: new ContentCache(), derived: new DerivedCache() });

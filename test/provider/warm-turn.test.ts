@@ -70,6 +70,42 @@ describe('a warm turn', () => {
     expect(recording.calls.counted).toEqual([]);
   });
 
+  it("traces an unchanged attachment with the last warm turn's entry: the same frozen object, durationMs 0", async () => {
+    const { attachments, provider } = await startProviderHarness('memory', {
+      provider: { budget: { maxTokens: 1200 }, serverInstructions: false },
+    });
+    for (const uri of ['gitnexus://repos', 'gitnexus://setup']) {
+      await attachments.pin({ scope: { pipelineId: 'support' }, server: 'gitnexus', uri });
+    }
+    const turn = { pipelineId: 'support', conversationId: 'c-kept' };
+    const cold = await provider.provide(turn);
+    const warm = await provider.provide(turn);
+    const again = await provider.provide(turn);
+    expect(cold.trace.entries.map((entry) => entry.cache)).toEqual(['miss', 'miss']);
+    expect(warm.trace.entries.map((entry) => [entry.cache, entry.change, entry.durationMs])).toEqual([
+      ['hit', 'unchanged', 0],
+      ['hit', 'unchanged', 0],
+    ]);
+    warm.trace.entries.forEach((entry, index) => {
+      expect(again.trace.entries[index]).toBe(entry);
+      expect(Object.isFrozen(entry)).toBe(true);
+    });
+    expect(again.trace.turnId).not.toBe(warm.trace.turnId);
+
+    // A pin added: the others keep their entries, the new one gets its own.
+    await attachments.pin({
+      scope: { pipelineId: 'support' },
+      server: 'gitnexus',
+      uri: 'gitnexus://repo/acme-shop/context',
+    });
+    const grown = await provider.provide(turn);
+    expect(grown.trace.entries.map((entry) => [entry.uri, entry.cache])).toEqual([
+      ['gitnexus://repos', 'hit'],
+      ['gitnexus://setup', 'hit'],
+      ['gitnexus://repo/acme-shop/context', 'miss'],
+    ]);
+  });
+
   it("composes again, counting only frames and the preamble, when a pin's cap changes", async () => {
     const recording = recordingTokenizer();
     const { attachments, provider } = await startProviderHarness('memory', {
