@@ -93,4 +93,129 @@ describe('composeContext with a derived memo', () => {
     await composeContext(items, renamed, { ...base, derived });
     expect(second.calls.length).toBeGreaterThan(0);
   });
+  it('attachments without a content key: composed anew every turn, and nothing kept for them', async () => {
+    const { tokenizer, calls } = createCharTokenizer({ bounded: true, prefix: true });
+    const derived = new DerivedCache();
+    const keyless = items.map(({ contentKey: _, ...rest }) => rest);
+    const first = await composeContext(keyless, tokenizer, { ...base, derived });
+    calls.length = 0;
+    expect(await composeContext(keyless, tokenizer, { ...base, derived })).toEqual(first);
+    // Measured and rendered again, each cut counted around its body's known count, as planned
+    // then as grown: only the frames' costs are reused (keyed by what a frame names).
+    expect(calls).toEqual([
+      'count 192',
+      'encodeWithin start 968',
+      'encodeWithin start 968',
+      ...[
+        'count 3',
+        'count 12',
+        'count 9',
+        'count 153',
+        'count 174',
+        'count 11',
+        'count 6',
+        'count 153',
+        'count 171',
+      ],
+      ...[
+        'count 3',
+        'count 12',
+        'count 4',
+        'count 153',
+        'count 169',
+        'count 11',
+        'count 6',
+        'count 153',
+        'count 171',
+      ],
+    ]);
+    expect(derived.bytesHeld).toBe(0);
+  });
+
+  it('other attachments under the same options are another composition', async () => {
+    const { tokenizer } = createCharTokenizer({ bounded: true, prefix: true });
+    const derived = new DerivedCache();
+    const others = [item(0, lines(5, 'gamma')), item(1, lines(5, 'delta'))].map((other, index) => ({
+      ...other,
+      contentKey: `other-${index}`,
+    }));
+    const expected = await composeContext(others, tokenizer, base);
+    await composeContext(items, tokenizer, { ...base, derived });
+    expect(await composeContext(others, tokenizer, { ...base, derived })).toEqual(expected);
+  });
+
+  it('an option left at its default and the same option spelled out are one composition; a query only relevant cuts read', async () => {
+    const { tokenizer, calls } = createCharTokenizer({ bounded: true, prefix: true });
+    const derived = new DerivedCache();
+    const first = await composeContext(items, tokenizer, { ...base, derived });
+    calls.length = 0;
+    const spelled = { truncation: 'head', lineAware: true, safetyMargin: 0, query: 'beta 60' } as const;
+    expect(await composeContext(items, tokenizer, { ...base, ...spelled, derived })).toEqual(first);
+    expect(calls).toEqual([]);
+
+    const relevant = await composeContext(items, tokenizer, { ...base, truncation: 'relevant', derived });
+    calls.length = 0;
+    const emptyQuery = { ...base, truncation: 'relevant', query: '', derived } as const;
+    expect(await composeContext(items, tokenizer, emptyQuery)).toEqual(relevant);
+    expect(calls).toEqual([]);
+  });
+
+  it('a composition made anew reuses every rendering whose content, share, cut, model and tokenizer are unchanged', async () => {
+    const { tokenizer, calls } = createCharTokenizer({ bounded: true, prefix: true });
+    const derived = new DerivedCache();
+    const reordered = { ...base, renderOrder: [1, 0] };
+    const first = await composeContext(items, tokenizer, { ...base, derived });
+    const spelled = { truncation: 'head', lineAware: true, query: 'beta 60' } as const;
+    calls.length = 0;
+    const again = await composeContext(items, tokenizer, { ...reordered, ...spelled, derived });
+    // Only the preamble is counted: each body's measure, frame cost and rendering are reused.
+    expect(calls).toEqual(['count 192']);
+    expect(again.blocks.slice(1)).toEqual([first.blocks[2], first.blocks[1]]);
+    expect(again.attachments).toEqual(first.attachments);
+
+    await composeContext(items, tokenizer, { ...base, truncation: 'relevant', derived });
+    calls.length = 0;
+    await composeContext(items, tokenizer, { ...reordered, truncation: 'relevant', query: '', derived });
+    expect(calls).toEqual(['count 192']);
+  });
+
+  it('keys do not run into each other: options, attachments, and the renderings of one content under two names', async () => {
+    const { tokenizer } = createCharTokenizer({ bounded: true, prefix: true });
+    let derived = new DerivedCache();
+    // maxTokens 2001 and minTokens 11, or 20011 and 1: the same digits in a row.
+    await composeContext(items, tokenizer, { ...base, maxTokens: 2001, minTokens: 11, derived });
+    const roomy = { ...base, maxTokens: 20011, minTokens: 1 };
+    expect(await composeContext(items, tokenizer, { ...roomy, derived })).toEqual(
+      await composeContext(items, tokenizer, roomy),
+    );
+
+    // Render orders 1,0,10 and 10,1,0: the same digits in a row.
+    derived = new DerivedCache();
+    const eleven = Array.from({ length: 11 }, (_, index) => item(index, lines(1, `item ${index}`)));
+    const rest = [2, 3, 4, 5, 6, 7, 8, 9];
+    await composeContext(eleven, tokenizer, { ...roomy, renderOrder: [1, 0, 10, ...rest], derived });
+    const other = { ...roomy, renderOrder: [10, 1, 0, ...rest] };
+    const reordered = await composeContext(eleven, tokenizer, { ...other, derived });
+    expect(reordered).toEqual(await composeContext(eleven, tokenizer, other));
+    expect(
+      reordered.blocks.slice(1, 4).map((block) => block.kind === 'resource' && block.provenance.uri),
+    ).toEqual(['docs://page/10', 'docs://page/1', 'docs://page/0']);
+
+    // One content served as docs + x://a and as doc + sx://a: its frame names each server.
+    const named = (server: string, uri: string): ComposableAttachment => ({
+      ...item(1, lines(3, 'shared')),
+      provenance: { scope: 'pipeline', server, uri, mimeType: 'text/plain', sha256: '1'.repeat(64) },
+    });
+    derived = new DerivedCache();
+    await composeContext([named('docs', 'x://a')], tokenizer, { ...base, renderOrder: [0], derived });
+    const second = await composeContext([named('doc', 'sx://a')], tokenizer, {
+      ...base,
+      renderOrder: [0],
+      derived,
+    });
+    expect(second).toEqual(
+      await composeContext([named('doc', 'sx://a')], tokenizer, { ...base, renderOrder: [0] }),
+    );
+    expect(second.blocks[1]?.text).toContain('<mcp-resource server="doc" uri="sx://a"');
+  });
 });
