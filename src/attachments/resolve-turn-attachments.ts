@@ -25,7 +25,7 @@ export interface ResolvedAttachment {
   /** Load it as a skill (its URI names a SKILL.md). */
   readonly skill?: boolean;
   /** Attachments for the same (server, uri) from wider scopes, merged into this one. */
-  readonly superseded: SupersededAttachment[];
+  readonly superseded: readonly SupersededAttachment[];
   /** Set when the target could not be resolved to a URI; the turn reports it, never drops it. */
   readonly error?: ContextError;
 }
@@ -47,7 +47,8 @@ const scopeRank: Record<ScopeKind, number> = { message: 0, conversation: 1, pipe
 export function resolveTurnAttachments(input: TurnAttachments): ResolvedAttachment[] {
   // Every turn resolves every pin: no intermediate arrays, keys or wrappers per candidate.
   const winners: ResolvedAttachment[] = [];
-  const byTarget = new Map<string, Map<string, ResolvedAttachment>>();
+  // (server, uri) → the winner's position in `winners`.
+  const byTarget = new Map<string, Map<string, number>>();
   const unresolved: ResolvedAttachment[] = [];
   const consider = (candidate: ResolvedAttachment) => {
     if (candidate.error) {
@@ -59,21 +60,23 @@ export function resolveTurnAttachments(input: TurnAttachments): ResolvedAttachme
       ofServer = new Map();
       byTarget.set(candidate.server, ofServer);
     }
-    const winner = ofServer.get(candidate.uri);
-    if (winner) {
-      winner.superseded.push({
-        scope: candidate.scope,
-        ...(candidate.attachmentId && { attachmentId: candidate.attachmentId }),
-      });
-    } else {
-      ofServer.set(candidate.uri, candidate);
+    const position = ofServer.get(candidate.uri);
+    if (position === undefined) {
+      ofServer.set(candidate.uri, winners.length);
       winners.push(candidate);
+      return;
     }
+    // A stored pin's resolution is shared by every turn (see resolvePin): the merged winner is a copy.
+    const winner = winners[position] as ResolvedAttachment;
+    const superseded = {
+      scope: candidate.scope,
+      ...(candidate.attachmentId && { attachmentId: candidate.attachmentId }),
+    };
+    winners[position] = { ...winner, superseded: [...winner.superseded, superseded] };
   };
   for (const attachment of input.message) consider(toCandidate(attachment, 'message'));
-  for (const attachment of input.conversation)
-    consider(toCandidate(attachment, 'conversation', attachment.id));
-  for (const attachment of input.pipeline) consider(toCandidate(attachment, 'pipeline', attachment.id));
+  for (const attachment of input.conversation) consider(resolvePin(attachment, 'conversation'));
+  for (const attachment of input.pipeline) consider(resolvePin(attachment, 'pipeline'));
   // Array.prototype.sort is stable: equal scope and priority keep the order they were added in.
   winners.sort((a, b) => scopeRank[a.scope] - scopeRank[b.scope] || b.priority - a.priority);
   for (const attachment of unresolved) winners.push(attachment);
@@ -81,6 +84,22 @@ export function resolveTurnAttachments(input: TurnAttachments): ResolvedAttachme
 }
 
 // --- Internal helpers ---
+
+// A frozen pin (the memory store's are; re-pinning makes a new object) resolves the same way on
+// every turn: resolved once, not once per turn. Pins a store builds anew for each list (rows) or
+// could still change are resolved every time.
+const resolvedPins = new WeakMap<Attachment, ResolvedAttachment>();
+
+function resolvePin(attachment: Attachment, scope: 'conversation' | 'pipeline'): ResolvedAttachment {
+  if (!Object.isFrozen(attachment)) return toCandidate(attachment, scope, attachment.id);
+  const known = resolvedPins.get(attachment);
+  if (known?.scope === scope) return known;
+  // Frozen like the pin (its `superseded` is typed read-only: a frozen array is iterated through
+  // an iterator object per loop in Node 20, a plain one is not).
+  const resolved = Object.freeze(toCandidate(attachment, scope, attachment.id));
+  resolvedPins.set(attachment, resolved);
+  return resolved;
+}
 
 function toCandidate(
   attachment: AttachmentTarget & AttachmentOptions,

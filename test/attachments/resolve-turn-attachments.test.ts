@@ -83,3 +83,41 @@ describe('resolveTurnAttachments', () => {
     expect(resolved[0]?.error).toMatchObject({ code: 'INVALID_URI' });
   });
 });
+
+describe('resolveTurnAttachments across turns', () => {
+  const scope = { pipelineId: 'support' };
+
+  it('a frozen pin resolves to one frozen object every turn; a pin that may change, anew each turn', () => {
+    const frozen = Object.freeze(pin('p1', 'gitnexus://a', scope, 2));
+    const row = pin('p2', 'gitnexus://b', scope);
+    const turn = () => resolveTurnAttachments({ pipeline: [frozen, row], conversation: [], message: [] });
+    const [first, second] = [turn(), turn()];
+    expect(second[0]).toBe(first[0]);
+    expect(Object.isFrozen(first[0])).toBe(true);
+    expect(first[0]).toEqual({
+      scope: 'pipeline',
+      attachmentId: 'p1',
+      server: 'gitnexus',
+      uri: 'gitnexus://a',
+      priority: 2,
+      superseded: [],
+    });
+    expect(second[1]).not.toBe(first[1]);
+    expect(second[1]).toEqual(first[1]);
+    // The same pin object listed under another scope is resolved for that scope.
+    const asConversation = resolveTurnAttachments({ pipeline: [], conversation: [frozen], message: [] });
+    expect(asConversation[0]).toMatchObject({ scope: 'conversation', attachmentId: 'p1' });
+  });
+
+  it('merging a duplicate never changes a kept resolution: the winner of that turn is a copy', () => {
+    const wide = Object.freeze(pin('p1', 'gitnexus://repos', scope));
+    const narrow = Object.freeze(pin('c1', 'gitnexus://repos', { conversationId: 'c' }));
+    const alone = resolveTurnAttachments({ pipeline: [], conversation: [narrow], message: [] });
+    const merged = resolveTurnAttachments({ pipeline: [wide], conversation: [narrow], message: [] });
+    expect(merged).toEqual([{ ...alone[0], superseded: [{ scope: 'pipeline', attachmentId: 'p1' }] }]);
+    expect(merged[0]).not.toBe(alone[0]);
+    const again = resolveTurnAttachments({ pipeline: [], conversation: [narrow], message: [] });
+    expect(again[0]).toBe(alone[0]);
+    expect(again[0]?.superseded).toEqual([]);
+  });
+});
