@@ -117,7 +117,8 @@ interface Flight {
 /**
  * What the derived cache needs per byte of content to hold everything derived from a full
  * content cache: converted text is UTF-16 (up to 2 bytes per content byte), token arrays 4 bytes
- * a token (about 1 per byte of text), and renderings and whole turns take the rest.
+ * a token (a token per ~4 bytes of text: about 1 byte per content byte), and renderings and
+ * whole turns take the rest.
  */
 export const derivedBytesPerContentByte = 4;
 
