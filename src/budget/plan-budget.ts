@@ -34,7 +34,8 @@ export interface BudgetPlanOptions {
  * Decides how many tokens each attachment gets. Items come in rank order (narrowest scope,
  * then priority, first). `fair` is max-min water-filling: everyone gets the same level,
  * clamped to what they need; when even the minimums do not fit, the lowest-ranked are
- * omitted first. `priority` is greedy: each in turn takes what it needs of what is left.
+ * omitted first, and any of them whose minimum fits beside those ranked above it is kept after
+ * all. `priority` is greedy: each in turn takes what it needs of what is left.
  */
 export function planBudget(items: readonly BudgetItem[], options: BudgetPlanOptions): BudgetDecision[] {
   const reserved = scopeOrder.filter((scope) => (options.reservations?.[scope] ?? 0) > 0);
@@ -165,6 +166,17 @@ function planFair(
     included[index] = false;
     minimumSum -= bounds[index]?.minimum ?? 0;
   }
+  // Then take back, best-ranked first, each dropped one whose minimum fits what the others'
+  // minimums leave: a high-ranked one too large for the budget must not crowd out a smaller
+  // one ranked below it. Everything included so far ranks above the one considered.
+  const leftAbove = new Map<number, number>();
+  for (const [index, bound] of bounds.entries()) {
+    if (included[index] || bound.minimum === undefined) continue;
+    leftAbove.set(index, available - minimumSum);
+    if (bound.minimum > available - minimumSum) continue;
+    included[index] = true;
+    minimumSum += bound.minimum;
+  }
   const level = waterLevel(bounds, included, available);
   const shares = bounds.map((bound, index) =>
     included[index] && bound.minimum !== undefined
@@ -184,7 +196,10 @@ function planFair(
     const { minimum } = bounds[index] as Bounds;
     if (minimum === undefined) return tooSmallForCap(item);
     if (!included[index]) {
-      return { fate: 'omitted', reason: `the budget could not give it its minimum of ${minimum} tokens` };
+      return {
+        fate: 'omitted',
+        reason: `${leftAbove.get(index)} tokens were left after the minimums of those ranked above it, it needs at least ${minimum}`,
+      };
     }
     return decide(item, shares[index] ?? 0);
   });

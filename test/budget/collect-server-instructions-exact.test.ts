@@ -102,6 +102,17 @@ describe('collectServerInstructions, exactly (one token per character)', () => {
     ]);
   });
 
+  it('a share too small for a useful cut is given up even when it ranks first: the one after it still shown whole', async () => {
+    const source = sourceOf({ long: lines(40, 'Alpha'), short: 'Use S.' });
+    const maxTokens = preamble + length(frameOf('short', 'Use S.')) + 20;
+    const section = await collectServerInstructions(source, ['long', 'short'], { tokenizer, maxTokens });
+    expect(section.text).toBe(serverInstructionsPreamble + frameOf('short', 'Use S.'));
+    expect(section.entries).toEqual([
+      { server: 'long', tokens: 0, truncated: false, status: 'omitted-budget' },
+      { server: 'short', tokens: length(frameOf('short', 'Use S.')), truncated: false, status: 'included' },
+    ]);
+  });
+
   it('a server that fails is an error entry with its code; a throw that is no ContextError an INTERNAL_ERROR', async () => {
     const source = sourceOf({
       down: new ContextError('CONNECT_FAILED', 'connection refused'),

@@ -176,6 +176,26 @@ describe('composeContext, exactly (one token per character)', () => {
     expect(below.blocks.map((block) => length(block.text))).toEqual([preamble, 1808]);
   });
 
+  it('fair: an attachment ranked below one whose smallest cut cannot fit still goes in when its own fits', async () => {
+    // gamma renders whole in 278; alpha's smallest cut (frame, marker, 10 of content) is 320.
+    const composed = await compose([textItem(0, alpha), textItem(3, gamma)], { maxTokens: preamble + 278 });
+    expect(composed.usedTokens).toBe(preamble + 278);
+    expect(settled(composed)).toEqual([
+      {
+        decision: {
+          fate: 'omitted',
+          reason: '278 tokens were left after the minimums of those ranked above it, it needs at least 320',
+        },
+        tokens: 0,
+      },
+      { decision: { fate: 'whole', tokens: 278 }, tokens: 278 },
+    ]);
+    expect(composed.blocks.map((block) => block.text)).toEqual([
+      contextPreamble,
+      expect.stringContaining('gamma 3: the service validates the cart'),
+    ]);
+  });
+
   it('a body whose estimate was low renders over the budget whole, and is cut by the excess', async () => {
     // Counted to 1000 emoji and on into the ASCII, the body looks shorter than it is (an emoji is
     // one token in two UTF-16 units): planned whole, it renders over, and is cut instead.

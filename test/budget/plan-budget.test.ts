@@ -40,6 +40,48 @@ describe('planBudget', () => {
     expect(decisions.map((decision) => decision.fate)).toEqual(['truncated', 'truncated', 'omitted']);
   });
 
+  it('fair: a lower-ranked attachment whose minimum fits is kept when a higher-ranked one cannot have its own', () => {
+    // The long one's smallest cut is 100 + 10 = 110 of 60; the short one needs 30 (goes in whole at 50).
+    const long = { fullTokens: 1000, truncatedOverheadTokens: 100 };
+    const options = { availableTokens: 60, minTokens: 10, strategy: 'fair' } as const;
+    const longOmitted = (left: number) => ({
+      fate: 'omitted',
+      reason: `${left} tokens were left after the minimums of those ranked above it, it needs at least 110`,
+    });
+    expect(planBudget([long, item(50)], options)).toEqual([longOmitted(60), { fate: 'whole', tokens: 50 }]);
+    expect(planBudget([item(50), long], options)).toEqual([{ fate: 'whole', tokens: 50 }, longOmitted(30)]);
+  });
+
+  it('fair: dropped attachments are taken back best-ranked first while their minimums fit what is left', () => {
+    const fair = (availableTokens: number) => ({ availableTokens, minTokens: 10, strategy: 'fair' }) as const;
+    // Minimums 110, 30, 30 in 40: all three are dropped; taken back in rank order, the first does
+    // not fit the 40, the second does, and the third does not fit the 10 it leaves.
+    const long = { fullTokens: 1000, truncatedOverheadTokens: 100 };
+    expect(planBudget([long, item(1000), item(1000)], fair(40))).toEqual([
+      {
+        fate: 'omitted',
+        reason: '40 tokens were left after the minimums of those ranked above it, it needs at least 110',
+      },
+      { fate: 'truncated', tokens: 40, contentTokens: 20 },
+      {
+        fate: 'omitted',
+        reason: '10 tokens were left after the minimums of those ranked above it, it needs at least 30',
+      },
+    ]);
+    // Minimums 30, 60, 30, 10 in 100: dropping stops once the first two fit (90); of the two
+    // dropped, the third's 30 does not fit the 10 left, the fourth's 10 does.
+    const wide = { fullTokens: 1000, truncatedOverheadTokens: 50 };
+    expect(planBudget([item(1000), wide, item(1000), item(10)], fair(100))).toEqual([
+      { fate: 'truncated', tokens: 30, contentTokens: 10 },
+      { fate: 'truncated', tokens: 60, contentTokens: 10 },
+      {
+        fate: 'omitted',
+        reason: '10 tokens were left after the minimums of those ranked above it, it needs at least 30',
+      },
+      { fate: 'whole', tokens: 10 },
+    ]);
+  });
+
   it('priority: the first takes what it needs and later ones get what is left', () => {
     const decisions = planBudget([item(500), item(500), item(500)], {
       availableTokens: 800,
@@ -74,7 +116,10 @@ describe('planBudget', () => {
     expect(planBudget([item(1000), item(1000), item(1000)], { ...options, availableTokens: 179 })).toEqual([
       cut(90),
       cut(89),
-      { fate: 'omitted', reason: 'the budget could not give it its minimum of 60 tokens' },
+      {
+        fate: 'omitted',
+        reason: '59 tokens were left after the minimums of those ranked above it, it needs at least 60',
+      },
     ]);
   });
 
