@@ -1,5 +1,5 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { type OAuthServer, startOAuthServer, testUserHeader } from '../../fixtures/index.js';
+import { type OAuthServer, startOAuthServer, testUserHeader, userSkillUri } from '../../fixtures/index.js';
 import { MemoryOAuthStore } from '../../src/credentials/memory-oauth-store.js';
 import type { AuthorizationRequest } from '../../src/credentials/oauth-authorizer.js';
 import type { ResourceContextProviderOptions } from '../../src/provider/resource-context-provider.js';
@@ -81,6 +81,39 @@ describe('principals never mix (invariant 9): a per-user server through the prov
     const byServer = new Map(result.trace.entries.map((entry) => [entry.server, entry]));
     expect(byServer.get('mine')).toMatchObject({ status: 'error', error: { code: 'PRINCIPAL_REQUIRED' } });
     expect(byServer.get('gitnexus')).toMatchObject({ status: 'injected' });
+  });
+
+  it('a skill on a per-user server: each principal loads their own entry and file, without one it is PRINCIPAL_REQUIRED', async () => {
+    const { turn, attachments, server } = await setUp();
+    // The skill alone: set-up's `private://notes` pin goes.
+    await attachments.unpin((await attachments.list({ pipelineId: 'support' }))[0]?.id ?? '');
+    await attachments.pin({
+      scope: { pipelineId: 'support' },
+      server: 'mine',
+      uri: userSkillUri,
+      skill: true,
+    });
+    const skillFrames = (result: Awaited<ReturnType<typeof turn>>) =>
+      result.blocks.flatMap((block) => (block.kind === 'resource' ? [block.provenance.skill] : []));
+    const ada = await turn('ada');
+    const bob = await turn('bob');
+    expect(
+      [ada, bob].map((result) => result.trace.entries.map((entry) => [entry.status, entry.skillName])),
+    ).toEqual([[['injected', 'notes']], [['injected', 'notes']]]);
+    expect(skillFrames(ada)).toEqual([{ name: 'notes', description: 'Keep notes the way ada does' }]);
+    expect(skillFrames(bob)).toEqual([{ name: 'notes', description: 'Keep notes the way bob does' }]);
+    const requestsBefore = server.log.requests.length;
+    const nobody = await turn();
+    expect(nobody.trace.entries[0]).toMatchObject({
+      status: 'error',
+      cache: 'bypass',
+      error: {
+        code: 'PRINCIPAL_REQUIRED',
+        message: 'server "mine" is per-user: the call must name the principal (the user) it is for',
+      },
+    });
+    // Refused before anything is sent: the server heard nothing of that turn.
+    expect(server.log.requests.length).toBe(requestsBefore);
   });
 
   it('exploration tools read as the principal the host names, and without one say PRINCIPAL_REQUIRED', async () => {

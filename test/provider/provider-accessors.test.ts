@@ -107,6 +107,30 @@ describe('what a provider shows its host', () => {
     expect(provider.subscriptions).toEqual([{ server: 'controlled', uri: docA }]);
   });
 
+  it('subscriptionsSettled() waits for a subscribe the server has not answered yet', async () => {
+    const { provider, attachments, server } = await start();
+    const held = server.holdNextSubscribe(docA);
+    await attachments.pin({ scope: { pipelineId: 'support' }, server: 'controlled', uri: docA });
+    const { trace } = await provider.provide({ pipelineId: 'support' });
+    expect(trace.entries.map((entry) => [entry.uri, entry.status])).toEqual([[docA, 'injected']]);
+    await held.started;
+    const order: string[] = [];
+    let subscribedWhenSettled: unknown;
+    const settled = provider.subscriptionsSettled().then(() => {
+      order.push('settled');
+      subscribedWhenSettled = provider.subscriptions;
+    });
+    // The next turn of the event loop: a wait that did not wait for the server has resolved by now.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(provider.subscriptions).toEqual([]);
+    order.push('released');
+    held.release();
+    await settled;
+    expect(order).toEqual(['released', 'settled']);
+    expect(subscribedWhenSettled).toEqual([{ server: 'controlled', uri: docA }]);
+    expect(server.subscriptionRequests()).toEqual([`subscribe ${docA}`]);
+  });
+
   it('metrics: the cache outcomes of the turns so far and the derived bytes held', async () => {
     const { provider, attachments } = await start();
     await attachments.pin({ scope: { pipelineId: 'support' }, server: 'controlled', uri: docA });

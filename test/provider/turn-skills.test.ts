@@ -1,6 +1,6 @@
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { z } from 'zod';
 import { startWorkspaceFixture, type WorkspaceServerOptions } from '../../fixtures/index.js';
 import type { AccessPolicyOptions } from '../../src/policy/access-policy.js';
@@ -125,6 +125,26 @@ describe('skills in a turn', () => {
     await attachments.pin({ scope: pipeline, server: 'workspace', uri: gitWorkflow, skill: true });
     const { trace } = await provider.provide(pipeline);
     expect(statuses(trace.entries)).toEqual([[gitWorkflow, 'error', 'SKILL_MISMATCH']]);
+  });
+
+  it('an entry that fails with something other than a ContextError is INTERNAL_ERROR naming the skill; nothing is read', async () => {
+    const { provider, attachments, servers, workspace } = await startWithWorkspace();
+    // Not a protocol failure (the registry answers those as ContextErrors): a bug on this side.
+    vi.spyOn(servers, 'getSkill').mockRejectedValueOnce(new TypeError('entry.resources is not iterable'));
+    await attachments.pin({ scope: pipeline, server: 'workspace', uri: gitWorkflow, skill: true });
+    const { trace, blocks } = await provider.provide(pipeline);
+    expect(trace.entries[0]).toMatchObject({
+      uri: gitWorkflow,
+      status: 'error',
+      cache: 'bypass',
+      tokens: 0,
+      error: {
+        code: 'INTERNAL_ERROR',
+        message: `${gitWorkflow}: TypeError: entry.resources is not iterable`,
+      },
+    });
+    expect(blocks.filter((block) => block.kind === 'resource')).toEqual([]);
+    expect(workspace.readCount(gitWorkflow)).toBe(0);
   });
 
   it('an entry the server cannot give is an error, one it does not give in time a timeout; nothing is read', async () => {

@@ -8,7 +8,10 @@ import {
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 
-/** A read the test holds at the server: `started` once the server has it, `release()` to answer. */
+/**
+ * A request (read, listing, subscribe) the test holds at the server: `started` once the server
+ * has it, `release()` to answer.
+ */
 export interface HeldRead {
   readonly started: Promise<void>;
   release(): void;
@@ -16,8 +19,8 @@ export interface HeldRead {
 
 /**
  * A real MCP server (the SDK's low-level Server, in-process) whose contents, timing and
- * notifications a test controls: change a resource's contents, hold a read at the server, make
- * reads hang, send `updated` / `list_changed` on every session.
+ * notifications a test controls: change a resource's contents, hold a read, a listing or a
+ * subscribe at the server, make reads hang, send `updated` / `list_changed` on every session.
  */
 export function startControlledServer(initial: Readonly<Record<string, ReadResourceResult['contents']>>) {
   const contents = new Map(Object.entries(initial));
@@ -32,6 +35,7 @@ export function startControlledServer(initial: Readonly<Record<string, ReadResou
   let subscribesFail = false;
   const subscriptionRequests: string[] = [];
   const listHolds: { started: () => void; released: Promise<void> }[] = [];
+  const subscribeHolds = new Map<string, { started: () => void; released: Promise<void> }[]>();
 
   const createSession = () => {
     const server = new Server(
@@ -67,8 +71,13 @@ export function startControlledServer(initial: Readonly<Record<string, ReadResou
       if (hanging.has(uri)) await never;
       return { contents: answer };
     });
-    server.setRequestHandler(SubscribeRequestSchema, (request) => {
+    server.setRequestHandler(SubscribeRequestSchema, async (request) => {
       subscriptionRequests.push(`subscribe ${request.params.uri}`);
+      const hold = subscribeHolds.get(request.params.uri)?.shift();
+      if (hold) {
+        hold.started();
+        await hold.released;
+      }
       if (subscribesFail) throw new Error('subscriptions are broken');
       return {};
     });
@@ -121,6 +130,12 @@ export function startControlledServer(initial: Readonly<Record<string, ReadResou
     holdNextList(): HeldRead {
       const hold = createHold();
       listHolds.push(hold.entry);
+      return hold.handle;
+    },
+    /** The next resources/subscribe of `uri` waits at the server until released. */
+    holdNextSubscribe(uri: string): HeldRead {
+      const hold = createHold();
+      subscribeHolds.set(uri, [...(subscribeHolds.get(uri) ?? []), hold.entry]);
       return hold.handle;
     },
     /** Every later read of `uri` never answers. */
