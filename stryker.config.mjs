@@ -6,6 +6,44 @@
 /** The folders where a silent bug costs most, and the turn's orchestration. */
 export const coreFolders = ['budget', 'render', 'policy', 'convert', 'cache', 'provider'];
 
+// budget/'s tokenizer: every budget test counts tokens, so per-test coverage does not narrow its
+// mutants to a few tests, and the 1 MB exactness tests take minutes per mutant instrumented. Its
+// files are measured against the tests written for the tokenizer instead (a lower bound: a mutant
+// only another budget test would kill counts as survived). One set for all of them, so any
+// combination of these files (a local run, CI's rerun of the changed ones) meets the same tests
+// its record was made with.
+const tokenizerTests = [
+  'test/budget/tiktoken-tokenizer.test.ts',
+  'test/budget/encoding-for-model.test.ts',
+  'test/budget/count-tokens-chunked.test.ts',
+  'test/budget/decode-utf8-whole.test.ts',
+  'test/budget/count-joined.test.ts',
+  'test/budget/encode-within.test.ts',
+  'test/budget/take-head.test.ts',
+  'test/budget/take-tail.test.ts',
+];
+
+/**
+ * Core files measured against a narrower test set than their folder's (vitest.mutation.config.ts):
+ * mutation/mutate.mjs runs them apart from their folder's other files, with MUTATE_TESTS set to
+ * these globs, whether locally or in CI.
+ * @type {Readonly<Record<string, readonly string[]>>}
+ */
+export const testsOfFile = Object.fromEntries(
+  [
+    'tiktoken-tokenizer',
+    'encoding-for-model',
+    'encode-within',
+    'encode-guarded',
+    'byte-pair-encode',
+    'pre-tokenize-pattern',
+    'count-tokens-chunked',
+    'find-safe-boundary',
+    'decode-utf8-whole',
+    'tokenizer',
+  ].map((name) => [`src/budget/${name}.ts`, tokenizerTests]),
+);
+
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 const config = {
   testRunner: 'vitest',

