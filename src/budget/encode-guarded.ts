@@ -16,9 +16,11 @@ export interface PieceEncoder {
 export const longRunChars = 512;
 
 // The character classes of the pieces o200k/cl100k pre-tokenization can make long: letters
-// (with marks), symbols and punctuation (emoji included), whitespace, and `/`-newline tails.
+// (with marks), symbols and punctuation (emoji, `/`, U+FEFF and control characters included),
+// whitespace, and `/`-newline tails. Whitespace is the White_Space property, as in the
+// pre-tokenizer (pre-tokenize-pattern.ts): JavaScript's `\s` lacks U+0085 and has U+FEFF.
 const longRun = new RegExp(
-  `[\\p{L}\\p{M}]{${longRunChars + 1},}|[^\\s\\p{L}\\p{N}]{${longRunChars + 1},}|\\s{${longRunChars + 1},}|[\\r\\n/]{${longRunChars + 1},}`,
+  `[\\p{L}\\p{M}]{${longRunChars + 1},}|[^\\p{White_Space}\\p{L}\\p{N}]{${longRunChars + 1},}|\\p{White_Space}{${longRunChars + 1},}|[\\r\\n/]{${longRunChars + 1},}`,
   'u',
 );
 
@@ -48,13 +50,6 @@ export function encodeGuarded(chunk: string, encoder: PieceEncoder): Uint32Array
   return concatTokens(parts);
 }
 
-/** Moves a cut index forward by one when it would separate a surrogate pair. */
-export function avoidSurrogateSplit(text: string, index: number): number {
-  if (index <= 0 || index >= text.length) return index;
-  const before = text.charCodeAt(index - 1);
-  return before >= 0xd800 && before <= 0xdbff ? index + 1 : index;
-}
-
 export function concatTokens(parts: readonly Uint32Array[]): Uint32Array {
   if (parts.length === 1) return parts[0] as Uint32Array;
   let length = 0;
@@ -72,25 +67,37 @@ export function concatTokens(parts: readonly Uint32Array[]): Uint32Array {
 
 /**
  * Whether a chunk has a run long enough to be one long piece. A Unicode-property regex over
- * every chunk would cost more than tokenizing it, so a char-code scan first finds stretches
- * that could hold one (long stretches of whitespace-or-slash, or of anything else), and only
- * those meet the regex.
+ * every chunk would cost more than tokenizing it, so a char-code scan first finds the stretches
+ * that could hold one, and only those meet the regex: runs without whitespace (letters,
+ * punctuation) and runs of whitespace or `/` (whitespace, newline tails). `/` belongs to both, as
+ * it does to punctuation pieces and to their `[\r\n/]*` tails, so a piece that alternates it with
+ * either kind lies within one stretch.
  */
 function mayHoldLongPiece(chunk: string): boolean {
-  let stretchStart = 0;
-  let stretchKind = chunk.length > 0 && isSpaceOrSlash(chunk.charCodeAt(0));
-  for (let index = 1; index <= chunk.length; index++) {
-    const kind = index < chunk.length && isSpaceOrSlash(chunk.charCodeAt(index));
-    if (index < chunk.length && kind === stretchKind) continue;
-    if (index - stretchStart > longRunChars && longRun.test(chunk.slice(stretchStart, index))) return true;
-    stretchStart = index;
-    stretchKind = kind;
+  let nonSpaceStart = 0;
+  let spaceOrSlashStart = 0;
+  for (let index = 0; index <= chunk.length; index++) {
+    const code = index < chunk.length ? chunk.charCodeAt(index) : -1;
+    const space = isWhiteSpace(code);
+    if (code === -1 || space) {
+      if (index - nonSpaceStart > longRunChars && longRun.test(chunk.slice(nonSpaceStart, index)))
+        return true;
+      nonSpaceStart = index + 1;
+    }
+    if (code === -1 || (!space && code !== slash)) {
+      if (index - spaceOrSlashStart > longRunChars && longRun.test(chunk.slice(spaceOrSlashStart, index)))
+        return true;
+      spaceOrSlashStart = index + 1;
+    }
   }
   return false;
 }
 
-function isSpaceOrSlash(code: number): boolean {
-  if (code <= 0x20 || code === 0x2f) return true;
+const slash = 0x2f;
+
+/** The Unicode White_Space property (tiktoken's `\s`), by char code. */
+function isWhiteSpace(code: number): boolean {
+  if (code === 0x20 || (code >= 0x09 && code <= 0x0d)) return true;
   if (code < 0x85) return false;
   return (
     code === 0x85 ||
@@ -101,7 +108,6 @@ function isSpaceOrSlash(code: number): boolean {
     code === 0x2029 ||
     code === 0x202f ||
     code === 0x205f ||
-    code === 0x3000 ||
-    code === 0xfeff
+    code === 0x3000
   );
 }

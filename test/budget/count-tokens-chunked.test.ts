@@ -3,7 +3,7 @@ import { get_encoding } from 'tiktoken';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bytePairEncode } from '../../src/budget/byte-pair-encode.js';
 import { chunkChars, encodeChunked } from '../../src/budget/count-tokens-chunked.js';
-import { encodeGuarded, type PieceEncoder } from '../../src/budget/encode-guarded.js';
+import { encodeGuarded, longRunChars, type PieceEncoder } from '../../src/budget/encode-guarded.js';
 import { isSafeBoundary } from '../../src/budget/find-safe-boundary.js';
 import { preTokenizePattern } from '../../src/budget/pre-tokenize-pattern.js';
 
@@ -48,70 +48,61 @@ function mixedText(chars: number): string {
   return text;
 }
 
-describe('encodeChunked', () => {
-  it('counts exactly what one encode_ordinary call counts, on 1 MB of mixed code, prose, CJK, emoji and paths', async () => {
-    const text = mixedText(1_000_000);
-    const chunked = await encodeChunked(text, encodePiece, { keepTokens: true });
-    const whole = encoder.encode_ordinary(text);
-    expect(chunked.complete).toBe(true);
-    expect(chunked.count).toBe(whole.length);
-    expect(chunked.tokens).toEqual(whole);
-  });
+describe('encodeChunked windows', () => {
+  // 1,000 lines of 45 characters, 10 tokens each: every line start is a safe boundary, so each
+  // window ends (or, from the end, starts) at the line start at or before (after) its size.
+  const text = 'The quick brown fox jumps over the lazy dog.\n'.repeat(1000);
 
-  it('yields to the event loop between chunks', async () => {
-    const text = mixedText(40 * chunkChars);
-    let ticks = 0;
-    const timer = setInterval(() => ticks++, 1);
-    await encodeChunked(text, encodePiece);
-    clearInterval(timer);
-    expect(ticks).toBeGreaterThan(0);
-  });
-
-  it('stops soon after the limit, from the start or from the end, so the cost follows the limit', async () => {
-    const text = mixedText(2_000_000);
-    const head = await encodeChunked(text, encodePiece, { limitTokens: 1000, keepTokens: true });
-    expect(head.complete).toBe(false);
-    expect(head.start).toBe(0);
-    expect(head.count).toBeGreaterThan(1000);
-    expect(head.end).toBeLessThanOrEqual(2 * chunkChars);
-    expect(head.tokens).toEqual(encoder.encode_ordinary(text.slice(0, head.end)));
-    const tail = await encodeChunked(text, encodePiece, {
-      limitTokens: 1000,
-      fromEnd: true,
-      keepTokens: true,
+  it('sizes a window from the tokens still wanted: ~4 characters a token, then the ratio seen plus an eighth', async () => {
+    // 1,000 tokens: a first window of 4,000 characters (3,960: 88 lines, 880 tokens), then the
+    // 120 tokens still wanted at 3,960 / 880 × 1.125 = 5.0625 characters a token: 608 more
+    // (4,545: 101 lines, 1,010 tokens, past the limit).
+    const head = await encodeChunked(text, encodePiece, { limitTokens: 1000 });
+    expect(head).toStrictEqual({
+      tokens: new Uint32Array(0),
+      count: 1010,
+      start: 0,
+      end: 4545,
+      complete: false,
     });
-    expect(tail.end).toBe(text.length);
-    expect(text.length - tail.start).toBeLessThanOrEqual(2 * chunkChars);
-    expect(tail.tokens).toEqual(encoder.encode_ordinary(text.slice(tail.start)));
+    // From the end, the same windows back from 45,000: to the line starts at 41,040 and 40,455.
+    const tail = await encodeChunked(text, encodePiece, { limitTokens: 1000, fromEnd: true });
+    expect(tail).toStrictEqual({
+      tokens: new Uint32Array(0),
+      count: 1010,
+      start: 40_455,
+      end: 45_000,
+      complete: false,
+    });
   });
-});
 
-describe('encodeChunked without safe boundaries', () => {
-  // No newline before a non-space and no space between letters for 16k characters: the chunks
-  // must still be cut where tiktoken's pre-tokenizer cuts, or a token spans the cut.
-  const minified = JSON.stringify(
-    Array.from({ length: 3000 }, (_, index) => ({ k: `v${index}`, blob: 'QUFBQUFB'.repeat(index % 5) })),
-  );
-  // Runs longer than a limited window (4,000 characters for 500 tokens), kept short enough for
-  // the reference: tiktoken itself is quadratic in them.
-  const longRun = `${'A'.repeat(6000)}${'b'.repeat(30)}${' '.repeat(6000)}/${'日本語'.repeat(2500)}`;
+  it('reads at least 1,024 characters first and 256 after, and goes on while the count is at the limit', async () => {
+    // 3 tokens: 1,024 characters (990: 22 lines, 220 tokens), past the limit.
+    expect(await encodeChunked(text, encodePiece, { limitTokens: 3 })).toMatchObject({
+      count: 220,
+      end: 990,
+    });
+    // 220 tokens: the same first window reaches the limit but not past it; 256 more (to 1,215).
+    expect(await encodeChunked(text, encodePiece, { limitTokens: 220 })).toMatchObject({
+      count: 270,
+      end: 1215,
+    });
+  });
 
-  it('counts minified JSON and runs longer than a chunk exactly, from the start and from the end', async () => {
-    expect(minified.length).toBeGreaterThan(2 * chunkChars);
-    for (const text of [minified, longRun]) {
-      const whole = [...encoder.encode_ordinary(text)];
-      const head = await encodeChunked(text, encodePiece, { keepTokens: true });
-      expect([...head.tokens]).toEqual(whole);
-      const tail = await encodeChunked(text, encodePiece, { fromEnd: true, keepTokens: true });
-      expect([...tail.tokens]).toEqual(whole);
-      const limited = await encodeChunked(text, encodePiece, {
-        fromEnd: true,
-        limitTokens: 500,
-        keepTokens: true,
-      });
-      expect(limited.complete).toBe(false);
-      expect([...limited.tokens]).toEqual([...encoder.encode_ordinary(text.slice(limited.start))]);
-    }
+  it('reads whole chunks of 16,384 characters at most, and counts the whole text without a limit', async () => {
+    // 5,000 tokens would want 20,000 characters: one chunk of 16,384 (16,380: 364 lines, 3,640
+    // tokens), then 1,360 tokens at 5.0625 characters: 6,885 more (23,265: 517 lines).
+    expect(await encodeChunked(text, encodePiece, { limitTokens: 5000 })).toMatchObject({
+      count: 5170,
+      end: 23_265,
+    });
+    expect(await encodeChunked(text, encodePiece)).toStrictEqual({
+      tokens: new Uint32Array(0),
+      count: 10_000,
+      start: 0,
+      end: 45_000,
+      complete: true,
+    });
   });
 });
 
@@ -156,6 +147,27 @@ describe('encodeGuarded', () => {
     );
   });
 
+  it('finds long pieces that mix character kinds: whitespace of every kind, punctuation with "/"', () => {
+    // Each run is one piece of ~600 characters (o200k_base): a space alternating with each other
+    // White_Space character; "!" alternating with "/", U+FEFF or a control character (all of
+    // them punctuation to tiktoken); newlines alternating with "/" (a punctuation piece's tail).
+    const whitespace = '\t\v\f\r\u0085\u00a0\u1680\u2000\u200a\u2028\u2029\u202f\u205f\u3000';
+    const runs = [
+      ...Array.from(whitespace, (character) => `x${` ${character}`.repeat(300)}y`),
+      `x${'!/'.repeat(300)}y`,
+      `x${'!\ufeff'.repeat(300)}y`,
+      `x${'!\u0001'.repeat(300)}y`,
+      `x!${'\n/'.repeat(300)}y`,
+    ];
+    const handedWhole: string[] = [];
+    for (const run of runs) {
+      const seen: string[] = [];
+      expect([...encodeGuarded(run, pieceEncoder(seen))]).toEqual([...encoder.encode_ordinary(run)]);
+      if (seen.some((text) => text.length > longRunChars)) handedWhole.push(run.slice(0, 3));
+    }
+    expect(handedWhole).toEqual([]);
+  });
+
   it('leaves text without long runs to one tiktoken call, compact JSON included', () => {
     const json = JSON.stringify(
       Array.from({ length: 300 }, (_, index) => ({ id: index, name: `item ${index}` })),
@@ -167,6 +179,30 @@ describe('encodeGuarded', () => {
 });
 
 describe('bytePairEncode', () => {
+  it('encodes long pieces of varied letters, CJK and symbols token for token as tiktoken does (many merges in its heap)', () => {
+    // A fixed pseudo-random sequence (a linear congruential generator), so the pieces are the same every run.
+    let seed = 7;
+    const next = (modulo: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed % modulo;
+    };
+    const pick = (alphabet: string, length: number) =>
+      Array.from({ length }, () => alphabet[next(alphabet.length)]).join('');
+    const pieces = [
+      pick('abcdefghijklmnopqrstuvwxyz', 3000),
+      ` ${pick('etaoinshrdlu', 2000)}`,
+      pick('日本語中文内容のテキスト', 700),
+      pick('!#$%&*+-=?@^_|~', 1500),
+    ];
+    for (const encoding of ['o200k_base', 'cl100k_base'] as const) {
+      const reference = encoding === 'o200k_base' ? encoder : get_encoding(encoding);
+      for (const piece of pieces) {
+        expect([...bytePairEncode(encoding, piece)]).toEqual([...reference.encode_ordinary(piece)]);
+      }
+      if (reference !== encoder) reference.free();
+    }
+  });
+
   it('property: the pieces of any text encode token for token as tiktoken encodes the text (o200k and cl100k)', () => {
     const alphabet = [
       'a',
@@ -209,5 +245,74 @@ describe('bytePairEncode', () => {
       );
       if (reference !== encoder) reference.free();
     }
+  });
+});
+
+// The slow exactness tests last: under mutation testing the quick exact ones above kill most
+// mutants first (a run stops at a mutant's first failing test).
+describe('encodeChunked without safe boundaries', () => {
+  // No newline before a non-space and no space between letters for 16k characters: the chunks
+  // must still be cut where tiktoken's pre-tokenizer cuts, or a token spans the cut.
+  const minified = JSON.stringify(
+    Array.from({ length: 3000 }, (_, index) => ({ k: `v${index}`, blob: 'QUFBQUFB'.repeat(index % 5) })),
+  );
+  // Runs longer than a limited window (4,000 characters for 500 tokens), kept short enough for
+  // the reference: tiktoken itself is quadratic in them.
+  const longRun = `${'A'.repeat(6000)}${'b'.repeat(30)}${' '.repeat(6000)}/${'日本語'.repeat(2500)}`;
+
+  it('counts minified JSON and runs longer than a chunk exactly, from the start and from the end', async () => {
+    expect(minified.length).toBeGreaterThan(2 * chunkChars);
+    for (const text of [minified, longRun]) {
+      const whole = [...encoder.encode_ordinary(text)];
+      const head = await encodeChunked(text, encodePiece, { keepTokens: true });
+      expect([...head.tokens]).toEqual(whole);
+      const tail = await encodeChunked(text, encodePiece, { fromEnd: true, keepTokens: true });
+      expect([...tail.tokens]).toEqual(whole);
+      const limited = await encodeChunked(text, encodePiece, {
+        fromEnd: true,
+        limitTokens: 500,
+        keepTokens: true,
+      });
+      expect(limited.complete).toBe(false);
+      expect([...limited.tokens]).toEqual([...encoder.encode_ordinary(text.slice(limited.start))]);
+    }
+  });
+});
+
+describe('encodeChunked', () => {
+  it('counts exactly what one encode_ordinary call counts, on 1 MB of mixed code, prose, CJK, emoji and paths', async () => {
+    const text = mixedText(1_000_000);
+    const chunked = await encodeChunked(text, encodePiece, { keepTokens: true });
+    const whole = encoder.encode_ordinary(text);
+    expect(chunked.complete).toBe(true);
+    expect(chunked.count).toBe(whole.length);
+    expect(chunked.tokens).toEqual(whole);
+  });
+
+  it('yields to the event loop between chunks', async () => {
+    const text = mixedText(40 * chunkChars);
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 1);
+    await encodeChunked(text, encodePiece);
+    clearInterval(timer);
+    expect(ticks).toBeGreaterThan(0);
+  });
+
+  it('stops soon after the limit, from the start or from the end, so the cost follows the limit', async () => {
+    const text = mixedText(2_000_000);
+    const head = await encodeChunked(text, encodePiece, { limitTokens: 1000, keepTokens: true });
+    expect(head.complete).toBe(false);
+    expect(head.start).toBe(0);
+    expect(head.count).toBeGreaterThan(1000);
+    expect(head.end).toBeLessThanOrEqual(2 * chunkChars);
+    expect(head.tokens).toEqual(encoder.encode_ordinary(text.slice(0, head.end)));
+    const tail = await encodeChunked(text, encodePiece, {
+      limitTokens: 1000,
+      fromEnd: true,
+      keepTokens: true,
+    });
+    expect(tail.end).toBe(text.length);
+    expect(text.length - tail.start).toBeLessThanOrEqual(2 * chunkChars);
+    expect(tail.tokens).toEqual(encoder.encode_ordinary(text.slice(tail.start)));
   });
 });
