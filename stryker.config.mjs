@@ -19,6 +19,7 @@ const tokenizerTests = [
   'test/budget/decode-utf8-whole.test.ts',
   'test/budget/count-joined.test.ts',
   'test/budget/encode-within.test.ts',
+  'test/budget/find-safe-boundary.test.ts',
   'test/budget/take-head.test.ts',
   'test/budget/take-tail.test.ts',
 ];

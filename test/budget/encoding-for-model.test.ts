@@ -15,9 +15,30 @@ describe('encodingForModel', () => {
     expect(encodingForModel(model)).toBe(encoding);
   });
 
+  it.each([
+    // Matched by a prefix followed by "-" or ".", case-insensitive, after a leading "openai/".
+    ['gpt-4.0', 'cl100k_base'],
+    ['GPT-4-Turbo', 'cl100k_base'],
+    ['openai/gpt-4-turbo', 'cl100k_base'],
+    ['text-embedding-3-small', 'cl100k_base'],
+    ['text-embedding-ada-002', 'cl100k_base'],
+    ['gpt-4.5-preview', 'o200k_base'],
+    // Only a leading "openai/" is a vendor prefix: taken out of the middle, this would read gpt-4-turbo.
+    ['gpt-4openai/-turbo', 'o200k_base'],
+  ])('%s → %s', (model, encoding) => {
+    expect(encodingForModel(model)).toBe(encoding);
+  });
+
   it('refuses an empty model name', () => {
     expect(() => encodingForModel('')).toThrow(
       expect.objectContaining({ code: 'INVALID_OPTION', field: 'model' }),
+    );
+    expect(() => encodingForModel('')).toThrow('model must be a non-empty string');
+  });
+
+  it('refuses a model name that is not a string (from JavaScript) with the same error', () => {
+    expect(() => encodingForModel(42 as unknown as string)).toThrow(
+      expect.objectContaining({ code: 'INVALID_OPTION', field: 'model', value: 42 }),
     );
   });
 });

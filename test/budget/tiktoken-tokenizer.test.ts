@@ -1,8 +1,13 @@
 import { createRequire, syncBuiltinESMExports } from 'node:module';
+import { get_encoding, Tiktoken } from 'tiktoken';
 import { afterAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { createTiktokenTokenizer } from '../../src/budget/tiktoken-tokenizer.js';
 
 const tokenizer = createTiktokenTokenizer();
+const reference = get_encoding('o200k_base');
+afterAll(() => reference.free());
+// 100 lines of 45 characters, 10 tokens each: long enough for the hashed count cache (≥ 1024).
+const lines = 'The quick brown fox jumps over the lazy dog.\n'.repeat(100);
 // The builtin's own exports object: a spy set on it reaches named imports once synced.
 const crypto = createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto');
 afterAll(() => tokenizer.dispose());
@@ -62,5 +67,95 @@ describe('createTiktokenTokenizer', () => {
     createHash.mockClear();
     expect((await within(body))?.knownCount).toBeUndefined();
     expect(createHash).not.toHaveBeenCalled();
+  });
+
+  it('takes an encoding name or options; an explicit encoding wins over a model', async () => {
+    const byName = createTiktokenTokenizer('cl100k_base');
+    const both = createTiktokenTokenizer({ encoding: 'o200k_base', model: 'gpt-4-turbo' });
+    onTestFinished(() => {
+      byName.dispose();
+      both.dispose();
+    });
+    expect([tokenizer.name, byName.name, both.name]).toEqual([
+      'tiktoken:o200k_base',
+      'tiktoken:cl100k_base',
+      'tiktoken:o200k_base',
+    ]);
+    // "日本語のテキスト" is 8 tokens in cl100k_base, 6 in o200k_base.
+    expect([await byName.count('日本語のテキスト'), await both.count('日本語のテキスト')]).toEqual([8, 6]);
+  });
+
+  it('disposing an instance twice releases its share once; the last release frees the encoder for a fresh one', async () => {
+    // cl100k_base: no other instance of this file holds it.
+    const first = createTiktokenTokenizer('cl100k_base');
+    const second = createTiktokenTokenizer('cl100k_base');
+    first.dispose();
+    first.dispose();
+    expect(await second.count('still works')).toBe(2);
+    second.dispose();
+    const fresh = createTiktokenTokenizer('cl100k_base');
+    onTestFinished(() => fresh.dispose());
+    expect(await fresh.count('hello world')).toBe(2);
+  });
+
+  it('keeps the counts of two long texts of the same length apart', async () => {
+    const counting = createTiktokenTokenizer();
+    onTestFinished(() => counting.dispose());
+    const spaced = 'word '.repeat(300);
+    const joined = 'wordx'.repeat(300);
+    expect(reference.encode_ordinary(spaced).length).not.toBe(reference.encode_ordinary(joined).length);
+    expect(await counting.count(spaced)).toBe(reference.encode_ordinary(spaced).length);
+    expect(await counting.count(joined)).toBe(reference.encode_ordinary(joined).length);
+    expect(await counting.count(spaced)).toBe(reference.encode_ordinary(spaced).length);
+  });
+
+  it('counts a long text once when two counts of it run at the same time', async () => {
+    const counting = createTiktokenTokenizer();
+    onTestFinished(() => counting.dispose());
+    const encodeOrdinary = vi.spyOn(Tiktoken.prototype, 'encode_ordinary');
+    onTestFinished(() => encodeOrdinary.mockRestore());
+    expect(await Promise.all([counting.count(lines), counting.count(lines)])).toEqual([1000, 1000]);
+    // 4,500 characters are one chunk: one tiktoken call for both counts.
+    expect(encodeOrdinary).toHaveBeenCalledTimes(1);
+  });
+
+  it('keeps the count of a complete bounded encoding of a long text, never of a partial one', async () => {
+    const counting = createTiktokenTokenizer();
+    onTestFinished(() => counting.dispose());
+    const encodeOrdinary = vi.spyOn(Tiktoken.prototype, 'encode_ordinary');
+    onTestFinished(() => encodeOrdinary.mockRestore());
+
+    const partial = await counting.encodeWithin?.(lines, 10, 'start');
+    expect(partial?.complete).toBe(false);
+    encodeOrdinary.mockClear();
+    expect(await counting.count(lines)).toBe(1000);
+    expect(encodeOrdinary).toHaveBeenCalledTimes(1);
+
+    const other = `${lines.slice(0, -1)}!`;
+    const whole = await counting.encodeWithin?.(other, 5000, 'start');
+    expect([whole?.complete, whole?.tokens.length]).toEqual([true, 1000]);
+    encodeOrdinary.mockClear();
+    expect(await counting.count(other)).toBe(1000);
+    expect(encodeOrdinary).not.toHaveBeenCalled();
+  });
+
+  it('encodes within a limit from the end: the last tokens, from a line start near the window', async () => {
+    const tail = await tokenizer.encodeWithin?.(lines, 3, 'end');
+    // A first window of 1,024 characters back from the end (4,500), widened to the line start at
+    // or after it: 3,510 = 78 lines of 45.
+    expect([tail?.start, tail?.end, tail?.complete]).toEqual([3510, 4500, false]);
+    expect([...(tail?.tokens ?? [])]).toEqual([...reference.encode_ordinary(lines.slice(3510))]);
+  });
+
+  it('reads a prefix count only off an encoding from the start that covers the prefix', async () => {
+    const head = await tokenizer.encodeWithin?.(lines, 3, 'start');
+    const tail = await tokenizer.encodeWithin?.(lines, 3, 'end');
+    if (!head || !tail) throw new Error('the tiktoken tokenizer encodes within a limit');
+    // The first window reads 1,024 characters, cut back to the line start at 990 = 22 lines.
+    expect([head.start, head.end, head.tokens.length]).toEqual([0, 990, 220]);
+    expect(tokenizer.countPrefix?.(lines, head, 990)).toBe(220);
+    expect(tokenizer.countPrefix?.(lines, head, 45)).toBe(10);
+    expect(tokenizer.countPrefix?.(lines, head, 1035)).toBeUndefined();
+    expect(tokenizer.countPrefix?.(lines, tail, 45)).toBeUndefined();
   });
 });

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { firstSafeBoundary, isSafeBoundary, lastSafeBoundary } from '../../src/budget/find-safe-boundary.js';
+
+// Safe boundaries of this text (15 characters): 0, 3 (after "\n", before "c"), 5 (" ef"), 12
+// (" ij") and 15; 9 is not one ("\n" followed by a space), nor is any other index.
+const text = 'ab\ncd ef\n gh ij';
+
+describe('isSafeBoundary', () => {
+  it('is true at the ends, after a newline before a non-space, and before a space between a letter or digit and a letter', () => {
+    const safe = Array.from({ length: text.length + 1 }, (_, index) => index).filter((index) =>
+      isSafeBoundary(text, index),
+    );
+    expect(safe).toEqual([0, 3, 5, 12, 15]);
+    expect(isSafeBoundary(' a', 0)).toBe(true);
+    expect(isSafeBoundary('1 a', 1)).toBe(true);
+    expect(isSafeBoundary('a 1', 1)).toBe(false);
+    expect(isSafeBoundary('. a', 1)).toBe(false);
+    expect(isSafeBoundary('a a', 2)).toBe(false);
+    expect(isSafeBoundary('\n\ta', 1)).toBe(false);
+    expect(isSafeBoundary('\n/a', 1)).toBe(false);
+    expect(isSafeBoundary('\n.a', 1)).toBe(true);
+  });
+});
+
+describe('lastSafeBoundary', () => {
+  it('the last one in (from, to], a newline boundary before any later space boundary; -1 when none', () => {
+    expect(lastSafeBoundary(text, 0, 14)).toBe(3);
+    expect(lastSafeBoundary(text, 0, 3)).toBe(3);
+    expect(lastSafeBoundary(text, 3, 14)).toBe(12);
+    expect(lastSafeBoundary(text, 4, 11)).toBe(5);
+    expect(lastSafeBoundary(text, 5, 11)).toBe(-1);
+    expect(lastSafeBoundary(text, 0, 2)).toBe(-1);
+    expect(lastSafeBoundary(text, 0, 15)).toBe(15);
+    expect(lastSafeBoundary(text, 14, 20)).toBe(15);
+  });
+
+  it('ends when the text starts with a newline that is no boundary', () => {
+    expect(lastSafeBoundary('\n ab', 0, 3)).toBe(-1);
+    expect(lastSafeBoundary('\nab cd', 0, 4)).toBe(1);
+  });
+});
+
+describe('firstSafeBoundary', () => {
+  it('the first one in [from, to), a newline boundary before any earlier space boundary; -1 when none', () => {
+    expect(firstSafeBoundary(text, 1, 15)).toBe(3);
+    expect(firstSafeBoundary(text, 3, 15)).toBe(3);
+    expect(firstSafeBoundary(text, 4, 15)).toBe(5);
+    expect(firstSafeBoundary(text, 6, 13)).toBe(12);
+    expect(firstSafeBoundary(text, 6, 12)).toBe(-1);
+    expect(firstSafeBoundary(text, 1, 3)).toBe(-1);
+    expect(firstSafeBoundary(text, 0, 2)).toBe(0);
+    expect(firstSafeBoundary(text, -5, 2)).toBe(0);
+  });
+});
