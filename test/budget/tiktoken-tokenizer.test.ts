@@ -53,9 +53,19 @@ describe('createTiktokenTokenizer', () => {
     const body = 'The quick brown fox jumps over the lazy dog.\n'.repeat(100);
     const within = (text: string) => counting.encodeWithin?.(text, 10, 'start');
 
-    // Nothing of its length was ever counted: no hash, no known count.
-    expect((await within(body))?.knownCount).toBeUndefined();
+    // Nothing of its length was ever counted: no hash, no known count (not even as a key).
+    expect(await within(body)).not.toHaveProperty('knownCount');
     expect(createHash).not.toHaveBeenCalled();
+    // Texts under 1,024 characters are counted and kept by the text itself, never hashed, and a
+    // complete bounded encoding of one keeps nothing; at 1,024 the count is hashed.
+    expect(await counting.count('a short frame header')).toBe(4);
+    expect((await counting.encodeWithin?.('a short frame header', 100, 'start'))?.complete).toBe(true);
+    expect(createHash).not.toHaveBeenCalled();
+    expect(await counting.count('ab '.repeat(341).concat('c'))).toBe(
+      reference.encode_ordinary('ab '.repeat(341).concat('c')).length,
+    );
+    expect(createHash).toHaveBeenCalledTimes(1);
+    createHash.mockClear();
 
     expect(await counting.count(body)).toBe(1000);
     createHash.mockClear();
@@ -71,13 +81,16 @@ describe('createTiktokenTokenizer', () => {
 
   it('takes an encoding name or options; an explicit encoding wins over a model', async () => {
     const byName = createTiktokenTokenizer('cl100k_base');
+    const byModel = createTiktokenTokenizer({ model: 'gpt-4-turbo' });
     const both = createTiktokenTokenizer({ encoding: 'o200k_base', model: 'gpt-4-turbo' });
     onTestFinished(() => {
       byName.dispose();
+      byModel.dispose();
       both.dispose();
     });
-    expect([tokenizer.name, byName.name, both.name]).toEqual([
+    expect([tokenizer.name, byName.name, byModel.name, both.name]).toEqual([
       'tiktoken:o200k_base',
+      'tiktoken:cl100k_base',
       'tiktoken:cl100k_base',
       'tiktoken:o200k_base',
     ]);
@@ -86,13 +99,18 @@ describe('createTiktokenTokenizer', () => {
   });
 
   it('disposing an instance twice releases its share once; the last release frees the encoder for a fresh one', async () => {
-    // cl100k_base: no other instance of this file holds it.
+    // A spy on the real encoder's free (it calls through). cl100k_base: no other instance of
+    // this file holds it.
+    const free = vi.spyOn(Tiktoken.prototype, 'free');
+    onTestFinished(() => free.mockRestore());
     const first = createTiktokenTokenizer('cl100k_base');
     const second = createTiktokenTokenizer('cl100k_base');
     first.dispose();
     first.dispose();
+    expect(free).not.toHaveBeenCalled();
     expect(await second.count('still works')).toBe(2);
     second.dispose();
+    expect(free).toHaveBeenCalledTimes(1);
     const fresh = createTiktokenTokenizer('cl100k_base');
     onTestFinished(() => fresh.dispose());
     expect(await fresh.count('hello world')).toBe(2);
@@ -157,5 +175,61 @@ describe('createTiktokenTokenizer', () => {
     expect(tokenizer.countPrefix?.(lines, head, 45)).toBe(10);
     expect(tokenizer.countPrefix?.(lines, head, 1035)).toBeUndefined();
     expect(tokenizer.countPrefix?.(lines, tail, 45)).toBeUndefined();
+  });
+
+  it('a tokenizer made in a test encodes, decodes, counts and encodes within a limit', async () => {
+    const own = createTiktokenTokenizer();
+    onTestFinished(() => own.dispose());
+    const tokens = await own.encode('before <|endoftext|> after');
+    expect([...tokens]).toEqual([...reference.encode_ordinary('before <|endoftext|> after')]);
+    expect(own.decode(tokens)).toBe('before <|endoftext|> after');
+    expect(await own.count('before <|endoftext|> after')).toBe(9);
+  });
+
+  it('keeps the lengths of counted texts while any text of that length is kept, and forgets them with the last', async () => {
+    const counting = createTiktokenTokenizer({ countCacheEntries: 2 });
+    onTestFinished(() => counting.dispose());
+    const createHash = vi.spyOn(crypto, 'createHash');
+    syncBuiltinESMExports();
+    onTestFinished(() => {
+      createHash.mockRestore();
+      syncBuiltinESMExports();
+    });
+    // Two texts of one length (4,500) and two of others, counted through a cache of two entries.
+    const first = lines;
+    const second = `${lines.slice(0, -1)}!`;
+    const other = (n: number) => `${lines}${'x'.repeat(n)}`;
+    expect(await counting.count(first)).toBe(1000);
+    expect(await counting.count(second)).toBe(1000);
+    // A complete bounded encoding of a text already kept keeps it again: still one entry.
+    expect((await counting.encodeWithin?.(second, 5000, 'start'))?.complete).toBe(true);
+    // `first` evicted: `second`, of the same length, is still known.
+    expect(await counting.count(other(1))).toBe(1001);
+    expect((await counting.encodeWithin?.(second, 10, 'start'))?.knownCount).toBe(1000);
+    // Two more texts of other lengths evict `second` too (it was read last, so after the first
+    // of them): no text of that length is kept, so it is not even hashed.
+    expect(await counting.count(other(2))).toBe(1001);
+    expect(await counting.count(other(3))).toBe(1001);
+    createHash.mockClear();
+    expect(await counting.encodeWithin?.(second, 10, 'start')).not.toHaveProperty('knownCount');
+    expect(createHash).not.toHaveBeenCalled();
+  });
+
+  it('counts a text again once its count is evicted, and keeps a complete bounded encoding of a length never counted', async () => {
+    const counting = createTiktokenTokenizer({ countCacheEntries: 1 });
+    onTestFinished(() => counting.dispose());
+    const encodeOrdinary = vi.spyOn(Tiktoken.prototype, 'encode_ordinary');
+    onTestFinished(() => encodeOrdinary.mockRestore());
+    expect(await counting.count(lines)).toBe(1000);
+    expect(await counting.count(`${lines}x`)).toBe(1001);
+    encodeOrdinary.mockClear();
+    expect(await counting.count(lines)).toBe(1000);
+    expect(encodeOrdinary).toHaveBeenCalledTimes(1);
+
+    const longer = `${lines}${lines}`;
+    expect((await counting.encodeWithin?.(longer, 5000, 'start'))?.complete).toBe(true);
+    encodeOrdinary.mockClear();
+    expect(await counting.count(longer)).toBe(2000);
+    expect(encodeOrdinary).not.toHaveBeenCalled();
   });
 });
