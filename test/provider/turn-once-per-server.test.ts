@@ -1,0 +1,85 @@
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { MemoryAttachmentStore } from '../../src/attachments/memory-attachment-store.js';
+import { McpServerRegistry } from '../../src/mcp/mcp-server-registry.js';
+import { AccessPolicy } from '../../src/policy/access-policy.js';
+import type { AccessDecision, AccessRequest } from '../../src/policy/access-request.js';
+import { ResourceContextProvider } from '../../src/provider/resource-context-provider.js';
+import { startControlledServer } from '../support/controlled-server.js';
+import { sharedTokenizer } from '../support/provider-harness.js';
+
+/** An AccessPolicy that remembers every request it decides. */
+class RecordingPolicy extends AccessPolicy {
+  readonly requests: AccessRequest[] = [];
+
+  override authorize(request: AccessRequest): AccessDecision {
+    this.requests.push(request);
+    return super.authorize(request);
+  }
+}
+
+const uris = Array.from({ length: 12 }, (_, index) => `doc://${index}`);
+
+/** A provider over a controlled server holding 12 documents, each pinned to the `support` pipeline. */
+async function start() {
+  const server = startControlledServer(
+    Object.fromEntries(uris.map((uri) => [uri, [{ uri, mimeType: 'text/plain', text: `document ${uri}` }]])),
+  );
+  const servers = new McpServerRegistry({ mcpServers: { controlled: server.serverConfig } });
+  const attachments = new MemoryAttachmentStore();
+  const policy = new RecordingPolicy({ bindings: { support: { servers: ['controlled'] } } });
+  const provider = new ResourceContextProvider({
+    servers,
+    attachments,
+    policy,
+    tokenizer: sharedTokenizer,
+    budget: { maxTokens: 8000 },
+  });
+  onTestFinished(async () => {
+    provider.dispose();
+    await servers.close();
+    await server.close();
+  });
+  for (const uri of uris)
+    await attachments.pin({ scope: { pipelineId: 'support' }, server: 'controlled', uri });
+  return { provider, policy, server };
+}
+
+describe('a turn of many attachments on one server', () => {
+  it('decides once per server whether the pipeline may list it, not once per attachment', async () => {
+    const { provider, policy } = await start();
+    const { trace } = await provider.provide({ pipelineId: 'support' });
+    expect(trace.entries.map((entry) => entry.status)).toEqual(uris.map(() => 'injected'));
+    const lists = policy.requests.filter((request) => request.operation === 'list');
+    expect(lists).toEqual([{ pipelineId: 'support', server: 'controlled', operation: 'list' }]);
+  });
+
+  it('waits on its signal once per attachment without a MaxListenersExceededWarning', async () => {
+    const { provider, server } = await start();
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', onWarning);
+    onTestFinished(() => {
+      process.off('warning', onWarning);
+    });
+    // Every read waits at the server: all 12 attachments wait on the turn's signals at once.
+    const held = uris.map((uri) => server.holdNextRead(uri));
+    const turn = provider.provide({ pipelineId: 'support' });
+    await Promise.all(held.map((hold) => hold.started));
+    for (const hold of held) hold.release();
+    const { trace } = await turn;
+    expect(trace.entries.map((entry) => entry.status)).toEqual(uris.map(() => 'injected'));
+    // Warnings are emitted in the order they are raised: once this one arrives, any raised
+    // during the turn has arrived before it.
+    const marker = new Promise<void>((resolve) => {
+      process.on('warning', function onMarker(warning) {
+        if (warning.name !== 'TurnTestMarker') return;
+        process.off('warning', onMarker);
+        resolve();
+      });
+    });
+    process.emitWarning('end of the turn', 'TurnTestMarker');
+    await marker;
+    expect(warnings.filter((name) => name === 'MaxListenersExceededWarning')).toEqual([]);
+    expect(warnings.at(-1)).toBe('TurnTestMarker');
+  });
+});
