@@ -180,7 +180,24 @@ describe('openTelemetry', () => {
       (entry) => entry.status === 'truncated' || entry.status === 'omitted-budget',
     );
     expect(omitted.length).toBeGreaterThan(0);
-    expect(sum('mcp_context.tokens.omitted')).toBeGreaterThan(0);
+    for (const status of ['truncated', 'omitted-budget']) {
+      expect(
+        sum('mcp_context.tokens.omitted', (attributes) => attributes['mcp_context.status'] === status),
+      ).toBe(
+        entries
+          .filter((entry) => entry.status === status)
+          .reduce(
+            (total, entry) =>
+              total + (status === 'truncated' ? entry.originalTokens - entry.tokens : entry.originalTokens),
+            0,
+          ),
+      );
+    }
+    expect(
+      (points.get('mcp_context.cache.lookups') ?? []).every(
+        (point) => (point.attributes as Record<string, unknown>)['mcp_context.pipeline.id'] === 'support',
+      ),
+    ).toBe(true);
     for (const cache of ['hit', 'miss']) {
       expect(
         sum('mcp_context.cache.lookups', (attributes) => attributes['mcp_context.cache'] === cache),
