@@ -4,23 +4,12 @@ import type { AttachmentStore } from '../../src/attachments/attachment-store.js'
 import { MemoryAttachmentStore } from '../../src/attachments/memory-attachment-store.js';
 import { MemoryAuditSink } from '../../src/audit/memory-audit-sink.js';
 import { McpServerRegistry } from '../../src/mcp/mcp-server-registry.js';
-import { AccessPolicy } from '../../src/policy/access-policy.js';
-import type { AccessDecision, AccessRequest } from '../../src/policy/access-request.js';
 import { runPromptCommand } from '../../src/prompts/run-prompt-command.js';
 import { ResourceContextProvider } from '../../src/provider/resource-context-provider.js';
 import { createExplorationTools } from '../../src/tools/create-exploration-tools.js';
 import type { Attachment } from '../../src/types.js';
 import { sharedTokenizer, startProviderHarness, type TransportKind } from '../support/provider-harness.js';
-
-/** An AccessPolicy that remembers every request it decides. */
-class RecordingPolicy extends AccessPolicy {
-  readonly requests: AccessRequest[] = [];
-
-  override authorize(request: AccessRequest): AccessDecision {
-    this.requests.push(request);
-    return super.authorize(request);
-  }
-}
+import { RecordingPolicy } from '../support/recording-policy.js';
 
 const onlyRepos = {
   bindings: { support: { servers: [{ name: 'gitnexus', resources: ['gitnexus://repos'] }] } },

@@ -1,21 +1,10 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { MemoryAttachmentStore } from '../../src/attachments/memory-attachment-store.js';
 import { McpServerRegistry } from '../../src/mcp/mcp-server-registry.js';
-import { AccessPolicy } from '../../src/policy/access-policy.js';
-import type { AccessDecision, AccessRequest } from '../../src/policy/access-request.js';
 import { ResourceContextProvider } from '../../src/provider/resource-context-provider.js';
 import { startControlledServer } from '../support/controlled-server.js';
 import { sharedTokenizer } from '../support/provider-harness.js';
-
-/** An AccessPolicy that remembers every request it decides. */
-class RecordingPolicy extends AccessPolicy {
-  readonly requests: AccessRequest[] = [];
-
-  override authorize(request: AccessRequest): AccessDecision {
-    this.requests.push(request);
-    return super.authorize(request);
-  }
-}
+import { RecordingPolicy } from '../support/recording-policy.js';
 
 const uris = Array.from({ length: 12 }, (_, index) => `doc://${index}`);
 
