@@ -51,4 +51,10 @@ describe('firstSafeBoundary', () => {
     expect(firstSafeBoundary(text, 0, 2)).toBe(0);
     expect(firstSafeBoundary(text, -5, 2)).toBe(0);
   });
+
+  it('prefers a later newline boundary to a space boundary at from itself, and takes a space at index 1', () => {
+    // The space at 2 is a boundary, but the newline boundary at 6 comes first by preference.
+    expect(firstSafeBoundary('ab cd\nef', 2, 8)).toBe(6);
+    expect(firstSafeBoundary('a b', 1, 3)).toBe(1);
+  });
 });

@@ -215,6 +215,21 @@ describe('createTiktokenTokenizer', () => {
     expect(createHash).not.toHaveBeenCalled();
   });
 
+  it('keeps the count of a complete bounded encoding of exactly 1,024 characters, the first length it keeps', async () => {
+    const counting = createTiktokenTokenizer();
+    onTestFinished(() => counting.dispose());
+    const text = 'ab '.repeat(341).concat('c');
+    expect(text).toHaveLength(1024);
+    const whole = await counting.encodeWithin?.(text, 5000, 'start');
+    expect(whole?.complete).toBe(true);
+    expect(whole?.tokens.length).toBe(reference.encode_ordinary(text).length);
+    expect((await counting.encodeWithin?.(text, 10, 'start'))?.knownCount).toBe(whole?.tokens.length);
+    // One character less is below the threshold: nothing kept.
+    const shorter = text.slice(1);
+    await counting.encodeWithin?.(shorter, 5000, 'start');
+    expect(await counting.encodeWithin?.(shorter, 10, 'start')).not.toHaveProperty('knownCount');
+  });
+
   it('counts a text again once its count is evicted, and keeps a complete bounded encoding of a length never counted', async () => {
     const counting = createTiktokenTokenizer({ countCacheEntries: 1 });
     onTestFinished(() => counting.dispose());
