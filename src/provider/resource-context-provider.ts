@@ -35,6 +35,7 @@ import { traceTurn } from '../trace/trace-turn.js';
 import { TurnSpans, turnAttributes } from '../trace/turn-spans.js';
 import type { BudgetOptions, ContextBlock, InjectionTrace, ProvideResult, Turn } from '../types.js';
 import { budgetOverrideSchema, providerOptionsSchema, type ResolvedBudget } from './provider-options.js';
+import { startTurnDeadline } from './turn-deadline.js';
 
 export interface ResourceContextProviderOptions {
   readonly servers: McpServerRegistry;
@@ -186,14 +187,23 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
     });
   }
 
-  // The turn itself; `spans` wraps its steps in spans when telemetry records.
+  // The turn within its deadline, whose timer ends with the turn however the turn ends.
   async #provide(turn: Turn, spans: TurnSpans): Promise<ProvideResult> {
+    const deadline = startTurnDeadline(this.#turnDeadlineMs);
+    try {
+      return await this.#turn(turn, spans, deadline.signal);
+    } finally {
+      deadline.end();
+    }
+  }
+
+  // The turn itself; `spans` wraps its steps in spans when telemetry records.
+  async #turn(turn: Turn, spans: TurnSpans, deadline: AbortSignal): Promise<ProvideResult> {
     const started = performance.now();
     const startedAt = new Date().toISOString();
     const actor = actorOf(turn);
     this.#policy.requireKnown(actor);
     const budget = this.#turnBudget(turn);
-    const deadline = AbortSignal.timeout(this.#turnDeadlineMs);
     const signal = turn.signal ? AbortSignal.any([turn.signal, deadline]) : deadline;
     // Every attachment of the turn waits on these signals: one listener each is expected.
     setMaxListeners(0, deadline, signal);

@@ -91,3 +91,29 @@ describe('the turn deadline bounds provide(), connecting included', () => {
     }
   });
 });
+
+describe('the turn deadline ends with the turn', () => {
+  const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
+
+  it('no timer is left behind by a turn that returns, or by one that throws', async () => {
+    const { provider, attachments } = await startProviderHarness('memory', {
+      provider: { turnDeadlineMs: anHour },
+    });
+    await attachments.pin({ scope: { pipelineId: 'support' }, server: 'gitnexus', uri: 'gitnexus://repos' });
+    await provider.provide({ pipelineId: 'support' });
+    const before = timers();
+    // A warm turn waits on nothing: only the deadline's timer runs while it does.
+    const turn = provider.provide({ pipelineId: 'support' });
+    expect(timers()).toBe(before + 1);
+    const { trace } = await turn;
+    expect(trace.entries.map((entry) => entry.cache)).toEqual(['hit']);
+    expect(timers()).toBe(before);
+
+    const host = new AbortController();
+    host.abort();
+    await expect(provider.provide({ pipelineId: 'support', signal: host.signal })).rejects.toMatchObject({
+      code: 'ABORTED',
+    });
+    expect(timers()).toBe(before);
+  });
+});
