@@ -106,6 +106,55 @@ describe('encodeChunked windows', () => {
   });
 });
 
+describe('encodeChunked without safe boundaries: where a chunk ends', () => {
+  // No newline and no space: every cut comes from walking the pre-tokenizer's pieces. ".abc" is
+  // one piece (a full stop takes the letters after it) of two tokens, "." and "abc", so pieces
+  // end at every multiple of 4; a run of one lower-case letter is one piece, 8 letters a token.
+  // A limit of 3 tokens reads a first window of 1,024 characters and stops after it.
+  const pieces = '.abc'.repeat(600);
+
+  it('from the start, the chunk takes every piece that ends within the window, one ending on its edge included', async () => {
+    // The window ends at 1,024, where the 256th piece ends.
+    expect(await encodeChunked(pieces, encodePiece, { limitTokens: 3, keepTokens: true })).toStrictEqual({
+      tokens: encoder.encode_ordinary(pieces.slice(0, 1024)),
+      count: 512,
+      start: 0,
+      end: 1024,
+      complete: false,
+    });
+  });
+
+  it('from the end, the chunk starts at the first piece boundary in the window, or where the piece across it starts', async () => {
+    // The window starts at 2,400 - 1,024 = 1,376, where the 344th piece ends.
+    expect(
+      await encodeChunked(pieces, encodePiece, { limitTokens: 3, fromEnd: true, keepTokens: true }),
+    ).toStrictEqual({
+      tokens: encoder.encode_ordinary(pieces.slice(1376)),
+      count: 512,
+      start: 1376,
+      end: 2400,
+      complete: false,
+    });
+    // A 2,000-letter piece runs across the window's start (1,376) and ends at 2,000: the chunk
+    // starts there, at the end of the piece, not at its start.
+    const longThenPieces = `${'a'.repeat(2000)}${'.abc'.repeat(100)}`;
+    expect(await encodeChunked(longThenPieces, encodePiece, { limitTokens: 3, fromEnd: true })).toMatchObject(
+      { count: 200, start: 2000, end: 2400 },
+    );
+  });
+
+  it("from the end, a piece that runs from the text's start to the end is one chunk (no empty chunk cut at the end)", async () => {
+    // The window starts at 1,376, inside the piece; walked from 0, the piece ends at 2,400.
+    const onePiece = 'a'.repeat(2400);
+    expect(await encodeChunked(onePiece, encodePiece, { limitTokens: 3, fromEnd: true })).toMatchObject({
+      count: 300,
+      start: 0,
+      end: 2400,
+      complete: true,
+    });
+  });
+});
+
 describe('safe boundaries', () => {
   it('a newline followed by "/" or whitespace is not a boundary ("\\n/" can merge in o200k)', () => {
     expect(isSafeBoundary('a.\n/b', 3)).toBe(false);
