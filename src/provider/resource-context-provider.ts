@@ -213,16 +213,12 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
     spans.openAttachments(resolved);
 
     // 2 authorize: each once, through the pipeline's policy-bound view, which audits denials
-    // Without recording telemetry there is no span to run a step in: the steps are called
-    // directly, not through a closure per attachment per turn.
-    const recording = spans.telemetry !== undefined;
     const view = this.#policy.bind(this.#servers, actor);
+    const authorize = (attachment: ResolvedAttachment) => authorizeRead(view, attachment);
     const authorized = capSkills(
       resolved.map((attachment, index) => ({
         attachment,
-        access: recording
-          ? spans.inAttachment(index, 'authorize', () => authorizeRead(view, attachment))
-          : authorizeRead(view, attachment),
+        access: spans.inAttachment(index, 'authorize', authorize, attachment),
       })),
       this.#skillLimits.maxPerTurn,
     );
@@ -250,12 +246,10 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
         ...(spans.telemetry && { telemetry: spans.telemetry }),
       },
     };
+    const fetchOne = (item: { attachment: ResolvedAttachment; access: Access }) =>
+      this.#fetch(item.attachment, item.access, turnContext);
     const fetched = await untilTurnEnds(
-      authorized.map((item, index) =>
-        recording
-          ? spans.inAttachment(index, undefined, () => this.#fetch(item.attachment, item.access, turnContext))
-          : this.#fetch(item.attachment, item.access, turnContext),
-      ),
+      authorized.map((item, index) => spans.inAttachment(index, undefined, fetchOne, item)),
       authorized,
       signal,
       this.#turnDeadlineMs,

@@ -37,16 +37,20 @@ export class TurnSpans {
     );
   }
 
-  /** Runs `run` inside attachment `index`'s span, in a child span `name` when one is given. */
-  inAttachment<T>(index: number, name: string | undefined, run: () => T): T {
+  /**
+   * Runs `run(input)` inside attachment `index`'s span, in a child span `name` when one is given.
+   * The step takes its attachment as an argument, so a turn passes one function for all of them:
+   * without a span (no recording telemetry) nothing is made per attachment.
+   */
+  inAttachment<Input, T>(index: number, name: string | undefined, run: (input: Input) => T, input: Input): T {
     const telemetry = this.#telemetry;
     const parent = this.#attachments[index];
-    if (!telemetry || !parent) return run();
+    if (!telemetry || !parent) return run(input);
     return telemetry.withSpan(parent, () => {
       const span = name === undefined ? undefined : telemetry.startSpan(`mcp-context ${name}`);
-      if (!span) return run();
+      if (!span) return run(input);
       try {
-        return run();
+        return run(input);
       } finally {
         span.end();
       }
