@@ -96,35 +96,26 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): Telemetry {
       if (method === 'resources/read') reads.add(1, attributes);
     },
     recordTurn(turn: InjectionTrace) {
-      const pipelineId = turn.pipelineId;
-      const pipeline = { 'mcp_context.pipeline.id': pipelineId };
+      const pipeline = { 'mcp_context.pipeline.id': turn.pipelineId };
       turnDuration.record(turn.durationMs / 1000, pipeline);
       // Summed over the turn and added once per attribute set: a counter's total is the same as
       // with an add per entry, without an attribute object and an add per attachment per turn
       // (at 100 warm pins, that was a quarter of a warm turn with no tracer registered).
       const lookups = { hit: 0, miss: 0, stale: 0, bypass: 0 };
       let injected = 0;
-      let omittedWhole = 0;
-      let cut = 0;
+      const omitted = { 'omitted-budget': 0, truncated: 0 };
       for (const entry of turn.entries) {
         lookups[entry.cache]++;
         injected += entry.tokens;
-        if (entry.status === 'omitted-budget') omittedWhole += entry.originalTokens;
-        else if (entry.status === 'truncated') cut += Math.max(0, entry.originalTokens - entry.tokens);
+        if (entry.status === 'omitted-budget') omitted[entry.status] += entry.originalTokens;
+        else if (entry.status === 'truncated')
+          omitted[entry.status] += Math.max(0, entry.originalTokens - entry.tokens);
       }
-      for (const [cache, count] of Object.entries(lookups)) {
-        if (count > 0)
-          cacheLookups.add(count, { 'mcp_context.pipeline.id': pipelineId, 'mcp_context.cache': cache });
-      }
+      for (const [cache, count] of Object.entries(lookups))
+        if (count > 0) cacheLookups.add(count, { ...pipeline, 'mcp_context.cache': cache });
       if (injected > 0) tokensInjected.add(injected, pipeline);
-      if (omittedWhole > 0) {
-        tokensOmitted.add(omittedWhole, {
-          'mcp_context.pipeline.id': pipelineId,
-          'mcp_context.status': 'omitted-budget',
-        });
-      }
-      if (cut > 0)
-        tokensOmitted.add(cut, { 'mcp_context.pipeline.id': pipelineId, 'mcp_context.status': 'truncated' });
+      for (const [status, tokens] of Object.entries(omitted))
+        if (tokens > 0) tokensOmitted.add(tokens, { ...pipeline, 'mcp_context.status': status });
     },
     recordInvalidation(server, reason) {
       invalidations.add(1, { 'mcp_context.server': server, 'mcp_context.reason': reason });
