@@ -1,6 +1,6 @@
 import { ContentCache, McpServerRegistry } from '../../src/index.js';
 import { startBulkServer } from '../support/bulk-server.js';
-import { round } from '../support/measure.js';
+import { collectGarbage, round } from '../support/measure.js';
 import type { Figures, ReadmeRow } from '../support/scenario.js';
 
 const megabyte = 1024 * 1024;
@@ -24,14 +24,14 @@ export async function run(options: { quick: boolean }): Promise<Figures> {
     await cache.read({ server: 'bulk', uri: 'bulk://doc/0' }, () =>
       servers.readResource('bulk', 'bulk://doc/0'),
     );
-    collectGarbage();
+    collectGarbage(3);
     const before = process.memoryUsage();
     let peak = before.rss;
     for (const [index, uri] of server.uris.entries()) {
       await cache.read({ server: 'bulk', uri }, () => servers.readResource('bulk', uri));
       if (index % 500 === 0) peak = Math.max(peak, process.memoryUsage().rss);
     }
-    collectGarbage();
+    collectGarbage(3);
     const after = process.memoryUsage();
     const growthOverCap = (liveBytes(after) - liveBytes(before)) / capBytes;
     return {
@@ -60,11 +60,6 @@ export async function run(options: { quick: boolean }): Promise<Figures> {
 /** What the process holds alive: the JavaScript heap and the buffers outside it (after a GC). */
 function liveBytes(usage: NodeJS.MemoryUsage): number {
   return usage.heapUsed + usage.external;
-}
-
-function collectGarbage(): void {
-  // Run with node --expose-gc (npm run bench does) so RSS reflects live data, not garbage.
-  for (let round = 0; round < 3; round++) globalThis.gc?.();
 }
 
 export const readme: ReadmeRow = {

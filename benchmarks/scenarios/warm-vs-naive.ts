@@ -3,7 +3,7 @@ import { createBenchProvider } from '../support/bench-provider.js';
 import { startBulkHttpServer } from '../support/bulk-http-server.js';
 import { startBulkServer } from '../support/bulk-server.js';
 import { withEncoderLoaded } from '../support/context-bench.js';
-import { medianMs, percentile, round } from '../support/measure.js';
+import { collectGarbage, medianMs, percentile, round } from '../support/measure.js';
 import type { Figures, ReadmeRow } from '../support/scenario.js';
 
 const resourceBytes = 64 * 1024;
@@ -152,11 +152,6 @@ async function warmUpJit(
       }
     }
   }
-}
-
-/** A full GC (the runner starts scenarios with --expose-gc), so a phase does not pay for the last one's garbage. */
-function collectGarbage(): void {
-  (globalThis as { gc?: () => void }).gc?.();
 }
 
 /**

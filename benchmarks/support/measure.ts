@@ -23,3 +23,12 @@ export function round(value: number, digits = 3): number {
   const factor = 10 ** digits;
   return Math.round(value * factor) / factor;
 }
+
+/**
+ * Full GCs (the runner starts scenarios with --expose-gc; without it nothing happens), so a phase
+ * or a memory reading does not carry what an earlier one left. A few rounds settle weak references
+ * and finalizers a single one leaves behind.
+ */
+export function collectGarbage(rounds = 1): void {
+  for (let round = 0; round < rounds; round++) (globalThis as { gc?: () => void }).gc?.();
+}
