@@ -1,3 +1,6 @@
+import { isWhiteSpace } from './is-white-space.js';
+import type { Tokenizer } from './tokenizer.js';
+
 /**
  * Where text can be cut into pieces that tokenize exactly like the whole.
  *
@@ -19,6 +22,30 @@ export function isSafeBoundary(text: string, index: number): boolean {
   }
   if (text.charCodeAt(index) !== space) return false;
   return letterOrDigit.test(text[index - 1] ?? '') && letter.test(text[index + 1] ?? '');
+}
+
+/**
+ * Under o200k_base and cl100k_base, also a boundary whatever surrounds it: a space after a
+ * character that is not whitespace. No piece of their pre-tokenizers holds a space after its
+ * first character unless it is all whitespace (letter and punctuation pieces take one optional
+ * space in front; what follows is letters, marks, a contraction or a `[\r\n/]` tail), and the
+ * one lookahead (`\s+(?!\S)`) ends whitespace pieces only: the text before the space splits as
+ * it would alone, and a piece starts at the space. Wider than isSafeBoundary's space rule (it
+ * holds after `"` before ` uri=`, and before digits and punctuation), so it is used only for
+ * tokenizers that declare it (`Tokenizer.splitsBeforeSpaces`, see boundaryTestFor).
+ */
+export function isSpaceBoundary(text: string, index: number): boolean {
+  if (index <= 0 || index >= text.length) return true;
+  return text.charCodeAt(index) === space && !isWhiteSpace(text.charCodeAt(index - 1));
+}
+
+/**
+ * The boundaries counts may be added across for `tokenizer`: isSafeBoundary's for every
+ * tokenizer (the assumption tokenizer.ts states), and isSpaceBoundary's as well for one that
+ * declares `splitsBeforeSpaces`.
+ */
+export function boundaryTestFor(tokenizer: Tokenizer): (text: string, index: number) => boolean {
+  return tokenizer.splitsBeforeSpaces === true ? isSafeOrSpaceBoundary : isSafeBoundary;
 }
 
 /**
@@ -58,6 +85,10 @@ export function firstSafeBoundary(text: string, from: number, to: number): numbe
 }
 
 // --- Internal helpers ---
+
+function isSafeOrSpaceBoundary(text: string, index: number): boolean {
+  return isSpaceBoundary(text, index) || isSafeBoundary(text, index);
+}
 
 const newline = 0x0a;
 const space = 0x20;

@@ -109,6 +109,8 @@ export function createTiktokenTokenizer(
 
   return {
     name: `tiktoken:${encoding}`,
+    // Both encodings' pre-tokenizers start a piece at every space after a non-space character.
+    splitsBeforeSpaces: true,
     encode: async (text) => (await encodeChunked(text, pieceEncoder, { keepTokens: true })).tokens,
     decode: (tokens) => decodeUtf8Whole(encoder.decode(tokens)),
     count: async (text) => {

@@ -24,6 +24,13 @@ export interface Tokenizer {
    * encoding covers. Optional: without it, such prefixes are counted.
    */
   countPrefix?(text: string, encoding: BoundedEncoding, chars: number): number | undefined;
+  /**
+   * True when a space that follows a character other than whitespace always starts a new
+   * piece, as under tiktoken's o200k/cl100k pre-tokenizers (see isSpaceBoundary in
+   * find-safe-boundary.ts): frames and markers are then counted in segments cut before such
+   * spaces, each distinct segment once. Optional: without it, only the safe boundaries are used.
+   */
+  readonly splitsBeforeSpaces?: boolean;
   /** Releases what the tokenizer holds (WASM memory); the instance is unusable after. */
   dispose(): void;
 }
