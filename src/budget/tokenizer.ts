@@ -25,12 +25,13 @@ export interface Tokenizer {
    */
   countPrefix?(text: string, encoding: BoundedEncoding, chars: number): number | undefined;
   /**
-   * True when a space that follows a character other than whitespace always starts a new
-   * piece, as under tiktoken's o200k/cl100k pre-tokenizers (see isSpaceBoundary in
-   * find-safe-boundary.ts): frames and markers are then counted in segments cut before such
-   * spaces, each distinct segment once. Optional: without it, only the safe boundaries are used.
+   * True when the tokenizer starts a new piece at the edges isPieceEdge (find-safe-boundary.ts)
+   * finds, as tiktoken's o200k/cl100k pre-tokenizers do: a space after a character other than
+   * whitespace, either end of an ASCII digit run. Frames and markers are then counted in
+   * segments cut there, each distinct segment once. Optional: without it, only the safe
+   * boundaries are used.
    */
-  readonly splitsBeforeSpaces?: boolean;
+  readonly splitsAtPieceEdges?: boolean;
   /** Releases what the tokenizer holds (WASM memory); the instance is unusable after. */
   dispose(): void;
 }

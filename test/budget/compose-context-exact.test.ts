@@ -308,17 +308,17 @@ describe('composeContext, exactly (one token per character)', () => {
     ]);
     // The preamble; both measured whole; each frame whole and cut and each longest marker, in
     // segments cut at safe boundaries, each distinct segment counted once (this tokenizer does
-    // not split before every space: a frame is `<mcp-resource`, the rest of its open tag and
-    // `</mcp-resource>\n\n`; a marker splits between words); then each block: the body's known
-    // count reused, only its two ends and what of the frame around is new counted (the open tag
-    // ends ">\n" before a body, ">\n\n" in an empty frame).
+    // not split at every piece edge: a frame is `<mcp-resource`, the rest of its open tag and
+    // `</mcp-resource>\n\n`; a marker splits between words, and its new words are encoded
+    // together, each count read off with countPrefix); then each block: the body's known count
+    // reused, only its two ends and what of the frame around is new counted (the open tag ends
+    // ">\n" before a body, ">\n\n" in an empty frame).
     expect(composed.calls).toEqual([
       'count 192',
       'encodeWithin start 968',
       'encodeWithin start 968',
-      ...['count 13', 'count 129', 'count 17', 'count 128'],
-      ...['count 1', 'count 13', 'count 7', 'count 7', 'count 31', 'count 5', 'count 5', 'count 73'],
-      ...['count 128', 'count 127', 'count 6', 'count 29', 'count 72'],
+      ...['count 129', 'count 13', 'count 17', 'count 128', 'encode 142'],
+      ...['count 128', 'count 127', 'encode 107'],
       ...['count 12', 'count 5', 'count 128', 'count 6'],
       ...['count 11', 'count 127'],
     ]);
@@ -362,8 +362,7 @@ describe('composeContext, exactly (one token per character)', () => {
     expect(whole.calls).toEqual([
       'count 192',
       'encodeWithin start 3808',
-      ...['count 13', 'count 130', 'count 17', 'count 129'],
-      ...['count 1', 'count 13', 'count 8', 'count 7', 'count 33', 'count 5', 'count 5', 'count 74'],
+      ...['count 130', 'count 13', 'count 17', 'count 129', 'encode 146'],
       ...['count 34', 'count 6', 'count 129', 'count 7'],
     ]);
 

@@ -3,7 +3,7 @@ import { get_encoding } from 'tiktoken';
 import { afterAll, describe, expect, it } from 'vitest';
 import { countJoined } from '../../src/budget/count-joined.js';
 import { countSegmented } from '../../src/budget/count-segmented.js';
-import { isSpaceBoundary } from '../../src/budget/find-safe-boundary.js';
+import { isPieceEdge } from '../../src/budget/find-safe-boundary.js';
 import { createTiktokenTokenizer } from '../../src/budget/tiktoken-tokenizer.js';
 import type { Tokenizer } from '../../src/budget/tokenizer.js';
 import { truncationMarker } from '../../src/budget/truncation-marker.js';
@@ -36,7 +36,7 @@ const tokenizers = [
   },
 ];
 
-/** A tokenizer passing every count to `inner`, noting what it was asked to count. */
+/** A tokenizer passing every count and encoding to `inner`, noting what it was asked for. */
 function recording(inner: Tokenizer): { tokenizer: Tokenizer; counted: string[] } {
   const counted: string[] = [];
   return {
@@ -46,6 +46,10 @@ function recording(inner: Tokenizer): { tokenizer: Tokenizer; counted: string[] 
       count: (text) => {
         counted.push(text);
         return inner.count(text);
+      },
+      encode: (text) => {
+        counted.push(`encode ${text}`);
+        return inner.encode(text);
       },
     },
   };
@@ -183,34 +187,56 @@ describe('countSegmented', () => {
       truncated: true,
       originalTokens: 16_000,
     };
+    // New: every distinct segment, encoded together in one call and each count read off it
+    // (the `"` after 16000 is the one after doc/0 again).
     const first = frameResource(facts, '');
     expect(await countSegmented(first, tokenizer)).toBe(references.o200k.encode_ordinary(first).length);
-    expect(counted.join('')).toBe(first);
+    expect(counted).toEqual([`encode ${first.replace('16000"', '16000')}`]);
     counted.length = 0;
+    // Only the number that differs, cut out at the edges of its digit run.
     const second = frameResource({ ...facts, uri: 'bulk://doc/1' }, '');
     expect(await countSegmented(second, tokenizer)).toBe(references.o200k.encode_ordinary(second).length);
-    expect(counted).toEqual([' uri="bulk://doc/1"']);
+    expect(counted).toEqual(['1']);
+    counted.length = 0;
+    // Two new segments far apart: one text, with a separator where their join is no boundary.
+    const third = frameResource({ ...facts, uri: 'bulk://docs/a', sha256: 'ab'.repeat(32) }, '');
+    expect(await countSegmented(third, tokenizer)).toBe(references.o200k.encode_ordinary(third).length);
+    // (` sha` and `256` are known; `"` then `=` could merge, so a space and a newline go between.)
+    expect(counted).toEqual(['encode  uri="bulk://docs/a" \n="abababababababab"']);
     counted.length = 0;
     // Concurrent counts of the same text wait for one count of each segment.
-    const third = frameResource({ ...facts, uri: 'bulk://doc/2' }, '');
-    await Promise.all([countSegmented(third, tokenizer), countSegmented(third, tokenizer)]);
-    expect(counted).toEqual([' uri="bulk://doc/2"']);
+    const fourth = frameResource({ ...facts, uri: 'bulk://doc/2' }, '');
+    await Promise.all([countSegmented(fourth, tokenizer), countSegmented(fourth, tokenizer)]);
+    expect(counted).toEqual(['2']);
     tokenizer.dispose();
   });
 
-  it('cuts before spaces that follow punctuation only for a tokenizer that declares it', async () => {
-    const frame = '<mcp-resource server="docs" uri="docs://a">\n';
+  it('cuts at piece edges only for a tokenizer that declares them, and reads counts off one encoding only with countPrefix', async () => {
+    const frame = '<mcp-resource server="docs" uri="docs://a" tokens="42">\n';
     const chars = recording(createCharTokenizer().tokenizer);
     expect(await countSegmented(frame, chars.tokenizer)).toBe(frame.length);
     // The one safe boundary of find-safe-boundary.ts: after a letter, before a letter.
-    expect(chars.counted).toEqual(['<mcp-resource', ' server="docs" uri="docs://a">\n']);
-    const declared = recording({ ...createCharTokenizer().tokenizer, splitsBeforeSpaces: true });
-    await countSegmented(frame, declared.tokenizer);
-    expect(declared.counted).toEqual(['<mcp-resource', ' server="docs"', ' uri="docs://a">\n']);
+    expect(chars.counted).toEqual(['<mcp-resource', ' server="docs" uri="docs://a" tokens="42">\n']);
+    const declared = recording({ ...createCharTokenizer().tokenizer, splitsAtPieceEdges: true });
+    expect(await countSegmented(frame, declared.tokenizer)).toBe(frame.length);
+    expect(declared.counted).toEqual([
+      '<mcp-resource',
+      ' server="docs"',
+      ' uri="docs://a"',
+      ' tokens="',
+      '42',
+      '">\n',
+    ]);
+    const reading = recording({
+      ...createCharTokenizer({ prefix: true }).tokenizer,
+      splitsAtPieceEdges: true,
+    });
+    expect(await countSegmented(frame, reading.tokenizer)).toBe(frame.length);
+    expect(reading.counted).toEqual([`encode ${frame}`]);
   });
 });
 
-describe('isSpaceBoundary', () => {
+describe('isPieceEdge', () => {
   // Text around spaces: every piece kind o200k and cl100k make, and runs of whitespace.
   const fragments = [
     ...valuePieces,
@@ -224,13 +250,13 @@ describe('isSpaceBoundary', () => {
   const text = fc.array(fc.constantFrom(...fragments), { maxLength: 40 }).map((pieces) => pieces.join(''));
 
   for (const encoding of ['o200k', 'cl100k'] as const) {
-    it(`property (${encoding}): cutting at any space boundary leaves counts that add up to the whole's`, () => {
+    it(`property (${encoding}): cutting at any piece edge leaves counts that add up to the whole's`, () => {
       const reference = references[encoding];
       fc.assert(
         fc.property(text, (sample) => {
           const whole = reference.encode_ordinary(sample).length;
           for (let index = 1; index < sample.length; index++) {
-            if (!isSpaceBoundary(sample, index)) continue;
+            if (!isPieceEdge(sample, index)) continue;
             const left = reference.encode_ordinary(sample.slice(0, index)).length;
             const right = reference.encode_ordinary(sample.slice(index)).length;
             expect(left + right, JSON.stringify([sample, index])).toBe(whole);
@@ -241,13 +267,19 @@ describe('isSpaceBoundary', () => {
     });
   }
 
-  it('is a space after anything but whitespace (White_Space, as tiktoken reads it)', () => {
-    expect(isSpaceBoundary('"docs" uri', 6)).toBe(true);
-    expect(isSpaceBoundary('tokens 42', 6)).toBe(true);
-    expect(isSpaceBoundary('a  b', 2)).toBe(false);
-    expect(isSpaceBoundary('a\u0085 b', 2)).toBe(false);
-    expect(isSpaceBoundary('a\u3000 b', 2)).toBe(false);
-    expect(isSpaceBoundary('a\ufeff b', 2)).toBe(true);
-    expect(isSpaceBoundary('a.\nb', 2)).toBe(false);
+  it('is a space after anything but whitespace (White_Space, as tiktoken reads it), or an end of an ASCII digit run between ASCII', () => {
+    expect(isPieceEdge('"docs" uri', 6)).toBe(true);
+    expect(isPieceEdge('tokens 42', 6)).toBe(true);
+    expect(isPieceEdge('a  b', 2)).toBe(false);
+    expect(isPieceEdge('a\u0085 b', 2)).toBe(false);
+    expect(isPieceEdge('a\u3000 b', 2)).toBe(false);
+    expect(isPieceEdge('a\ufeff b', 2)).toBe(true);
+    expect(isPieceEdge('a.\nb', 2)).toBe(false);
+    expect(isPieceEdge('="~9901"', 3)).toBe(true);
+    expect(isPieceEdge('="~9901"', 7)).toBe(true);
+    expect(isPieceEdge('="~9901"', 5)).toBe(false);
+    expect(isPieceEdge('x ١٢', 3)).toBe(false);
+    expect(isPieceEdge('²7', 1)).toBe(false);
+    expect(isPieceEdge(' 7', 1)).toBe(false);
   });
 });
