@@ -1,5 +1,6 @@
 import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { hashContents } from '../convert/hash-contents.js';
+import { textBytesOf } from '../convert/text-bytes.js';
 
 /**
  * sha256 of a read (`hashContents`: the bytes as sent) and the bytes it holds in memory (text
@@ -15,11 +16,10 @@ export function measureContents(result: ReadResourceResult): {
 } {
   let bytes = 0;
   for (const item of result.contents) {
-    const raw =
+    bytes +=
       'text' in item && typeof item.text === 'string'
-        ? item.text
-        : String((item as { blob?: string }).blob ?? '');
-    bytes += Buffer.byteLength(raw);
+        ? textBytesOf(item)
+        : Buffer.byteLength(String((item as { blob?: string }).blob ?? ''));
   }
   return { result, sha256: hashContents(result.contents), bytes };
 }

@@ -7,6 +7,7 @@ import { decodeBase64Strict } from './decode-base64-strict.js';
 import { hashContents } from './hash-contents.js';
 import { parseMediaType } from './media-type.js';
 import { sniffMediaType } from './sniff-media-type.js';
+import { textBytesOf } from './text-bytes.js';
 import { isUiResource, uiResourceReason } from './ui-resource.js';
 
 export type { ConvertedSection } from '../render/converted-section.js';
@@ -88,7 +89,7 @@ function convertItem(item: ContentItem, registry: ConverterRegistry, notes: stri
   }
   const mediaType = parseMediaType(mimeType);
   const converter = registry.find(mediaType, item.uri);
-  const byteCount = text !== undefined ? Buffer.byteLength(text) : (data?.length ?? 0);
+  const byteCount = text !== undefined ? textBytesOf(item as { readonly text: string }) : (data?.length ?? 0);
   const omitted = (reason: string): ConvertedSection => ({
     kind: 'omitted',
     uri: item.uri,

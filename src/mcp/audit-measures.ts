@@ -1,4 +1,5 @@
 import type { AuditMeasure } from '../audit/audit-log.js';
+import { textBytesOf } from '../convert/text-bytes.js';
 import type { CappedReadResult } from './cap-read-result.js';
 import type { CallOptions } from './operation-schemas.js';
 
@@ -16,7 +17,7 @@ export function nothing(): AuditMeasure {
 export function contentBytes(result: CappedReadResult): AuditMeasure {
   let bytes = 0;
   for (const item of result.contents) {
-    if ('text' in item && typeof item.text === 'string') bytes += Buffer.byteLength(item.text);
+    if ('text' in item && typeof item.text === 'string') bytes += textBytesOf(item);
     else if ('blob' in item && typeof item.blob === 'string') bytes += Buffer.byteLength(item.blob, 'base64');
   }
   return { bytes };

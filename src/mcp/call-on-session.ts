@@ -142,6 +142,9 @@ async function send<T>(
  * waits for the connect, which has its own timeout (an `auto` fallback may take two).
  */
 async function connectWithin(connection: ServerConnection, options: CallBounds): Promise<Client> {
+  // Already connected: nothing to wait for, so no timer and no race (send checked the signal).
+  const open = connection.openClient;
+  if (open) return open;
   if (!options.timeoutCoversConnect) return raceAbort(connection.client(), options.signal);
   const timer = AbortSignal.timeout(options.timeout);
   const wait = options.signal ? AbortSignal.any([options.signal, timer]) : timer;

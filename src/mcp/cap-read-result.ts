@@ -1,4 +1,5 @@
 import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import { textBytesOf } from '../convert/text-bytes.js';
 
 /** What a byte cap cut from one content item. */
 export interface TruncatedContent {
@@ -90,7 +91,7 @@ function totalBytes(contents: ReadResourceResult['contents']): number {
 
 /** What one item holds: text as UTF-8, a blob as the bytes it decodes to. */
 function itemBytes(item: ReadResourceResult['contents'][number]): number {
-  return 'text' in item ? Buffer.byteLength(item.text, 'utf8') : base64Bytes(item.blob);
+  return 'text' in item ? textBytesOf(item) : base64Bytes(item.blob);
 }
 
 function cutUtf8(text: string, maxBytes: number): string {

@@ -158,6 +158,14 @@ export class ServerConnection {
   }
 
   /**
+   * The connected client when a session is open now, else undefined (then `client()` connects):
+   * a call on an open session needs no wait, so none is raced against a timer.
+   */
+  get openClient(): Client | undefined {
+    return this.#closed ? undefined : this.#client;
+  }
+
+  /**
    * The connected client; connects once, however many callers ask at the same time. While the
    * server is backing off after repeated failures, or is `failed`, it throws at once instead.
    */

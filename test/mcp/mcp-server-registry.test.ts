@@ -1,5 +1,5 @@
 import { createServer } from 'node:http';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { type GitNexusFixtureOptions, startGitNexusFixture } from '../../fixtures/index.js';
 import { ContextError } from '../../src/errors.js';
 import { McpServerRegistry, type McpServerRegistryOptions } from '../../src/mcp/mcp-server-registry.js';
@@ -131,6 +131,20 @@ describe.each<TransportKind>(['memory', 'http'])('McpServerRegistry over %s', (t
       code: 'READ_TIMEOUT',
       rpcCode: -32001,
     });
+  });
+
+  it('a read with its own timeout races a connect timer only while connecting, none on an open session', async () => {
+    const { servers } = await registryFor(transport);
+    const timers = vi.spyOn(AbortSignal, 'timeout');
+    onTestFinished(() => timers.mockRestore());
+    await servers.readResource('gitnexus', 'gitnexus://repos', { timeoutMs: 5000 });
+    expect(timers).toHaveBeenCalledTimes(1);
+    const reads = ['gitnexus://repos', 'gitnexus://setup', 'gitnexus://repos'];
+    const results = await Promise.all(
+      reads.map((uri) => servers.readResource('gitnexus', uri, { timeoutMs: 5000 })),
+    );
+    expect(results.map((result) => result.contents[0]?.uri)).toEqual(reads);
+    expect(timers).toHaveBeenCalledTimes(1);
   });
 
   it('relays list_changed and updated notifications as events', async () => {
