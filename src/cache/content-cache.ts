@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { raceAbort } from '../mcp/race-abort.js';
 import { parseOptions } from '../options/parse-options.js';
 import type { CacheStatus } from '../types.js';
+import { getQuietly } from './get-quietly.js';
 import { measureContents } from './measure-contents.js';
 import type { Invalidation, SharedCacheStatus, SharedTier } from './shared-tier.js';
 
@@ -187,7 +188,7 @@ export class ContentCache extends EventEmitter<CacheEvents> {
    */
   peek(request: ReadRequest): CacheRead | undefined {
     if (request.bypass) return undefined;
-    const cached = this.#entries.get(cacheKey(request));
+    const cached = getQuietly(this.#entries, cacheKey(request));
     if (!cached || !this.#isFresh(cached)) return undefined;
     this.#metrics.hits++;
     cached.hit ??= { content: cached, cache: 'hit' };
@@ -411,8 +412,20 @@ export class ContentCache extends EventEmitter<CacheEvents> {
 
 const separator = '\u0000';
 
+// The key of a request object passed again (the provider passes one per attachment, every
+// turn): a warm turn's peeks build no key strings (nor flatten them for the lookup).
+const requestKeys = new WeakMap<
+  ReadRequest,
+  { server: string; uri: string; principal: string | undefined; key: string }
+>();
+
 function cacheKey(request: ReadRequest): string {
-  return `${request.server}${separator}${request.uri}${separator}${request.principal ?? ''}`;
+  const { server, uri, principal } = request;
+  const kept = requestKeys.get(request);
+  if (kept && kept.server === server && kept.uri === uri && kept.principal === principal) return kept.key;
+  const key = `${server}${separator}${uri}${separator}${principal ?? ''}`;
+  requestKeys.set(request, { server, uri, principal, key });
+  return key;
 }
 
 function keyServer(key: string): string {

@@ -7,6 +7,7 @@ import type { ConverterRegistry } from '../convert/converter-registry.js';
 import type { Conversion, ConversionMemo } from '../convert/prepare-attachment.js';
 import { boundedByCount } from '../options/bounded-by-count.js';
 import { parseOptions } from '../options/parse-options.js';
+import { getQuietly } from './get-quietly.js';
 
 const derivedCacheOptionsSchema = z.strictObject({
   /**
@@ -81,7 +82,7 @@ export class DerivedCache implements ConversionMemo, BudgetMemo {
   }
 
   conversion(key: string): Conversion | undefined {
-    return this.#conversions.get(key);
+    return getQuietly(this.#conversions, key);
   }
 
   keepConversion(key: string, converted: Conversion): void {
@@ -90,7 +91,7 @@ export class DerivedCache implements ConversionMemo, BudgetMemo {
 
   /** A measure that covers `limitTokens`: complete, or counted past the limit. */
   #covering(key: string, limitTokens: number): BodyMeasure | undefined {
-    const measure = this.#measures.get(key);
+    const measure = getQuietly(this.#measures, key);
     if (!measure) return undefined;
     return measure.head.complete || measure.head.tokens.length > limitTokens ? measure : undefined;
   }
@@ -126,7 +127,7 @@ export class DerivedCache implements ConversionMemo, BudgetMemo {
   }
 
   #keep(key: string, measure: BodyMeasure): void {
-    const current = this.#measures.get(key);
+    const current = getQuietly(this.#measures, key);
     // Keep whichever covers more: a later, shorter count must not replace a longer one.
     if (current && (current.head.complete || current.head.tokens.length >= measure.head.tokens.length))
       return;
@@ -135,7 +136,7 @@ export class DerivedCache implements ConversionMemo, BudgetMemo {
 
   /** A rendering of unchanged content under the same share, cut, query and model, with its count. */
   rendering(key: string): CountedBlock | undefined {
-    return this.#renderings.get(key);
+    return getQuietly(this.#renderings, key);
   }
 
   keepRendering(key: string, rendered: CountedBlock): void {
@@ -143,7 +144,7 @@ export class DerivedCache implements ConversionMemo, BudgetMemo {
   }
 
   composition<Composed>(key: string): Composed | undefined {
-    return this.#compositions.get(key) as Composed | undefined;
+    return getQuietly(this.#compositions, key) as Composed | undefined;
   }
 
   keepComposition<Composed extends { readonly blocks: readonly { readonly text: string }[] }>(
@@ -154,7 +155,7 @@ export class DerivedCache implements ConversionMemo, BudgetMemo {
   }
 
   frameCost(key: string): FrameCost | undefined {
-    return this.#frameCosts.get(key);
+    return getQuietly(this.#frameCosts, key);
   }
 
   keepFrameCost(key: string, cost: FrameCost): void {

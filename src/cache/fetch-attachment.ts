@@ -12,7 +12,7 @@ import type { AttachmentFate } from '../trace/attachment-fate.js';
 import { inSpan, type Telemetry } from '../trace/telemetry.js';
 import type { CacheStatus } from '../types.js';
 import type { Writable } from '../writable.js';
-import type { CacheRead, ContentCache } from './content-cache.js';
+import type { CacheRead, ContentCache, ReadRequest } from './content-cache.js';
 import type { DerivedCache } from './derived-cache.js';
 import { measureContents } from './measure-contents.js';
 
@@ -210,9 +210,22 @@ function failedFetch(
 
 /** The attachment's fresh copy in the cache, if there is one (see readContent). */
 function peekContent(attachment: FetchTarget, context: FetchContext): CacheRead | undefined {
-  const { server, uri } = attachment;
+  const { server } = attachment;
   if (bypassesCache(attachment, context) || !context.servers.has(server)) return undefined;
-  return context.cache?.peek({ server, uri, principal: partitionOf(server, context) });
+  return context.cache?.peek(peekRequestOf(attachment, partitionOf(server, context)));
+}
+
+// The peek request of each target, kept while the target lives (a stored pin resolves to the same
+// object every turn): a warm turn's peeks allocate no request, and the cache keeps its key by it.
+const peekRequests = new WeakMap<FetchTarget, ReadRequest>();
+
+function peekRequestOf(attachment: FetchTarget, principal: string | undefined): ReadRequest {
+  const kept = peekRequests.get(attachment);
+  // A target's server and uri are read-only; the principal is the turn's.
+  if (kept && kept.principal === principal) return kept;
+  const request = { server: attachment.server, uri: attachment.uri, principal };
+  peekRequests.set(attachment, request);
+  return request;
 }
 
 /** Whether this attachment is read past the cache: there is none, or the turn or pin says so. */

@@ -180,7 +180,11 @@ export class PolicyBoundServers implements ServerOperations {
    * audited under `method`, the MCP method that will not be sent. For callers that report a
    * denial rather than throw it (a provider turn's attachments).
    */
-  authorize(request: PrincipalRequest, method: string, argumentNames?: string[]): AccessDecision {
+  authorize(
+    request: PrincipalRequest | AccessRequest,
+    method: string,
+    argumentNames?: string[],
+  ): AccessDecision {
     return authorizeOperation(this.#policy, this.#servers, this.#asPrincipal(request), method, argumentNames);
   }
 
@@ -195,8 +199,12 @@ export class PolicyBoundServers implements ServerOperations {
    * The request as this principal's. Every field named, not spread: `{ ...request, ...principal }`
    * hits a slow path in V8 that cost microseconds per authorization.
    */
-  #asPrincipal(request: PrincipalRequest): AccessRequest {
+  #asPrincipal(request: PrincipalRequest | AccessRequest): AccessRequest {
     const { pipelineId, agentId } = this.principal;
+    // A request that already names this view's principal is decided as it is: the provider keeps
+    // one per attachment, so a warm turn's authorizations copy nothing.
+    if ('pipelineId' in request && request.pipelineId === pipelineId && request.agentId === agentId)
+      return request;
     const { server, operation, uri, prompt, tool } = request;
     return { pipelineId, agentId, server, operation, uri, prompt, tool };
   }

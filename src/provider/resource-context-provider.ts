@@ -21,7 +21,7 @@ import { raceAbort } from '../mcp/race-abort.js';
 import type { Skill } from '../mcp/skill-schemas.js';
 import { parseOptions } from '../options/parse-options.js';
 import type { AccessPolicy } from '../policy/access-policy.js';
-import type { AccessDecision, Principal } from '../policy/access-request.js';
+import type { AccessDecision, AccessRequest, Principal } from '../policy/access-request.js';
 import { decideFromListing } from '../policy/decide-from-listing.js';
 import type { PolicyBoundServers } from '../policy/policy-bound-servers.js';
 import { addInstructionsBlock } from '../render/add-instructions-block.js';
@@ -214,15 +214,14 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
 
     // 2 authorize: each once, through the pipeline's policy-bound view, which audits denials
     const view = this.#policy.bind(this.#servers, actor);
-    const authorize = (attachment: ResolvedAttachment) => authorizeRead(view, attachment);
-    const authorized = capSkills(
-      resolved.map((attachment, index) => ({
-        attachment,
-        access: spans.inAttachment(index, 'authorize', authorize, attachment),
-      })),
+    const authorize = (attachment: ResolvedAttachment) => authorizeRead(view, actor, attachment);
+    // One access per attachment, in the same order (no pair per attachment per turn).
+    const accesses = capSkills(
+      resolved,
+      resolved.map((attachment, index) => spans.inAttachment(index, 'authorize', authorize, attachment)),
       this.#skillLimits.maxPerTurn,
     );
-    this.#keepSubscribed(turn, authorized);
+    this.#keepSubscribed(turn, resolved, accesses);
 
     // 3 fetch, 4 convert: concurrently per attachment, bounded by the turn deadline: whatever
     // an attachment still awaits when time is up (a connect, a skill entry, a conversion behind
@@ -246,11 +245,11 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
         ...(spans.telemetry && { telemetry: spans.telemetry }),
       },
     };
-    const fetchOne = (item: { attachment: ResolvedAttachment; access: Access }) =>
-      this.#fetch(item.attachment, item.access, turnContext);
+    const fetchOne = (index: number) =>
+      this.#fetch(resolved[index] as ResolvedAttachment, accesses[index] as Access, turnContext);
     const fetched = await untilTurnEnds(
-      authorized.map((item, index) => spans.inAttachment(index, undefined, fetchOne, item)),
-      authorized,
+      resolved.map((_, index) => spans.inAttachment(index, undefined, fetchOne, index)),
+      resolved,
       signal,
       this.#turnDeadlineMs,
     );
@@ -334,15 +333,13 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
    * Pins (not one-off message attachments) stay subscribed while some scope holds them: the
    * turn's own resolution and authorization decide which, nothing is resolved again.
    */
-  #keepSubscribed(
-    turn: Turn,
-    authorized: readonly { attachment: ResolvedAttachment; access: Access }[],
-  ): void {
+  #keepSubscribed(turn: Turn, resolved: readonly ResolvedAttachment[], accesses: readonly Access[]): void {
     const subscriptions = this.#freshness?.subscriptions;
     if (!subscriptions) return;
     const held: Record<'pipeline' | 'conversation', Target[]> = { pipeline: [], conversation: [] };
-    for (const { attachment, access } of authorized) {
-      if (!access.allowed) continue;
+    for (let index = 0; index < resolved.length; index++) {
+      const attachment = resolved[index] as ResolvedAttachment;
+      if (!accesses[index]?.allowed) continue;
       // The attachment is its own (server, uri) target: no copy per pin per turn.
       const target: Target = attachment;
       if (attachment.scope !== 'message') held[attachment.scope].push(target);
@@ -519,17 +516,14 @@ function actorOf(turn: Turn): Principal {
 }
 
 /** A read of one attachment, decided once through the view (a denial is audited there). */
-function authorizeRead(view: PolicyBoundServers, attachment: ResolvedAttachment): Access {
+function authorizeRead(view: PolicyBoundServers, actor: Principal, attachment: ResolvedAttachment): Access {
   if (attachment.error) {
     return {
       allowed: false,
       fate: { kind: 'failed', status: 'error', error: attachment.error, cache: 'bypass', durationMs: 0 },
     };
   }
-  const decision = view.authorize(
-    { server: attachment.server, operation: 'read', uri: attachment.uri },
-    'resources/read',
-  );
+  const decision = view.authorize(readRequestOf(actor, attachment), 'resources/read');
   if (decision.allowed) return decision;
   const error = new ContextError('POLICY_DENIED', decision.reason, { server: attachment.server });
   return {
@@ -538,32 +532,52 @@ function authorizeRead(view: PolicyBoundServers, attachment: ResolvedAttachment)
   };
 }
 
+// The read request of each attachment, kept while the attachment lives (a stored pin resolves to
+// the same object every turn) and made for its actor: a warm turn authorizes without copies.
+const readRequests = new WeakMap<ResolvedAttachment, AccessRequest>();
+
+function readRequestOf(actor: Principal, attachment: ResolvedAttachment): AccessRequest {
+  const kept = readRequests.get(attachment);
+  if (kept && kept.pipelineId === actor.pipelineId && kept.agentId === actor.agentId) return kept;
+  const request: AccessRequest = {
+    pipelineId: actor.pipelineId,
+    agentId: actor.agentId,
+    server: attachment.server,
+    operation: 'read',
+    uri: attachment.uri,
+    prompt: undefined,
+    tool: undefined,
+  };
+  readRequests.set(attachment, request);
+  return request;
+}
+
 /**
  * Skills beyond the host's per-turn cap, in rank order, are errors (LIMIT_EXCEEDED) before
- * anything is asked of their servers.
+ * anything is asked of their servers. `accesses` is one per attachment, in the same order.
  */
-function capSkills<Item extends { attachment: ResolvedAttachment; access: Access }>(
-  items: Item[],
+function capSkills(
+  resolved: readonly ResolvedAttachment[],
+  accesses: Access[],
   maxPerTurn: number,
-): Item[] {
+): Access[] {
   let skills = 0;
-  return items.map((item) => {
-    if (!item.attachment.skill || !item.access.allowed) return item;
+  for (let index = 0; index < resolved.length; index++) {
+    const attachment = resolved[index] as ResolvedAttachment;
+    if (!attachment.skill || !accesses[index]?.allowed) continue;
     skills += 1;
-    if (skills <= maxPerTurn) return item;
+    if (skills <= maxPerTurn) continue;
     const error = new ContextError(
       'LIMIT_EXCEEDED',
       `this turn already loads ${maxPerTurn} skill(s), the host's cap (skills.maxPerTurn)`,
-      { server: item.attachment.server, field: 'skills.maxPerTurn', value: maxPerTurn },
+      { server: attachment.server, field: 'skills.maxPerTurn', value: maxPerTurn },
     );
-    return {
-      ...item,
-      access: {
-        allowed: false,
-        fate: { kind: 'failed', status: 'error', error, cache: 'bypass', durationMs: 0 },
-      },
+    accesses[index] = {
+      allowed: false,
+      fate: { kind: 'failed', status: 'error', error, cache: 'bypass', durationMs: 0 },
     };
-  });
+  }
+  return accesses;
 }
 
 /**
@@ -573,7 +587,7 @@ function capSkills<Item extends { attachment: ResolvedAttachment; access: Access
  */
 async function untilTurnEnds(
   outcomes: readonly (TurnItem | Promise<TurnItem>)[],
-  items: readonly { readonly attachment: ResolvedAttachment }[],
+  resolved: readonly ResolvedAttachment[],
   signal: AbortSignal,
   deadlineMs: number,
 ): Promise<TurnItem[]> {
@@ -597,7 +611,7 @@ async function untilTurnEnds(
   } catch (error) {
     if (!signal.aborted) throw error;
   }
-  return items.map(({ attachment }, index) => {
+  return resolved.map((attachment, index) => {
     const item = settled[index];
     if (item) return item;
     const failure = new ContextError(

@@ -33,6 +33,22 @@ describe('ContentCache', () => {
     expect(cache.metrics.hits).toBe(3);
   });
 
+  it('a request object passed again is looked up by what it names now, not by the key it had', async () => {
+    const cache = new ContentCache();
+    const request: { server: string; uri: string; principal?: string } = { server: 's', uri: 'x://a' };
+    await cache.read(request, async () => body('a'));
+    expect(cache.peek(request)?.cache).toBe('hit');
+    request.uri = 'x://b';
+    expect(cache.peek(request)).toBeUndefined();
+    request.uri = 'x://a';
+    request.principal = 'someone';
+    expect(cache.peek(request)).toBeUndefined();
+    await cache.read({ server: 's', uri: 'x://b' }, async () => body('b'));
+    request.uri = 'x://b';
+    request.principal = undefined;
+    expect(textOf(cache.peek(request)?.content.result ?? body(''))).toBe('b');
+  });
+
   it('single-flight: concurrent callers of one key share one read', async () => {
     const cache = new ContentCache();
     const pending = deferredRead();

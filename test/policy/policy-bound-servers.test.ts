@@ -8,6 +8,7 @@ import { AccessPolicy } from '../../src/policy/access-policy.js';
 import { ResourceContextProvider } from '../../src/provider/resource-context-provider.js';
 import { scriptedMemoryConfig } from '../mcp/support/scripted-server.js';
 import { sharedTokenizer } from '../support/provider-harness.js';
+import { RecordingPolicy } from '../support/recording-policy.js';
 
 const policy = new AccessPolicy({
   bindings: {
@@ -103,6 +104,35 @@ describe('a pipeline bound through AccessPolicy.bind', () => {
       items: [{ index: 0, keptBytes: 64 }],
     });
     expect(Buffer.byteLength((setup.contents[0] as { text: string }).text)).toBe(64);
+  });
+});
+
+describe('a request that names a principal, given to a bound view', () => {
+  it("is decided as the view's own principal: as given when it names the view's, rebuilt when it names another pipeline or agent", async () => {
+    const { servers } = await gitnexusRegistry();
+    const recording = new RecordingPolicy({
+      bindings: {
+        support: { servers: ['gitnexus'] },
+        narrow: { servers: [{ name: 'gitnexus', resources: ['gitnexus://repos'] }] },
+      },
+    });
+    const view = recording.bind(servers, { pipelineId: 'narrow' });
+    const read = { server: 'gitnexus', operation: 'read', uri: 'gitnexus://setup' } as const;
+
+    expect(view.authorize({ ...read, pipelineId: 'support' }, 'resources/read').allowed).toBe(false);
+    expect(recording.requests.at(-1)).toMatchObject({ pipelineId: 'narrow', uri: 'gitnexus://setup' });
+    expect(
+      view.authorize({ ...read, pipelineId: 'narrow', agentId: 'helper' }, 'resources/read').allowed,
+    ).toBe(false);
+    expect(recording.requests.at(-1)).toMatchObject({ pipelineId: 'narrow', agentId: undefined });
+    const own = {
+      pipelineId: 'narrow',
+      server: 'gitnexus',
+      operation: 'read',
+      uri: 'gitnexus://repos',
+    } as const;
+    expect(view.authorize(own, 'resources/read').allowed).toBe(true);
+    expect(recording.requests.at(-1)).toBe(own);
   });
 });
 

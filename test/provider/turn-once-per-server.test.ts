@@ -15,7 +15,13 @@ async function start() {
   );
   const servers = new McpServerRegistry({ mcpServers: { controlled: server.serverConfig } });
   const attachments = new MemoryAttachmentStore();
-  const policy = new RecordingPolicy({ bindings: { support: { servers: ['controlled'] } } });
+  const policy = new RecordingPolicy({
+    bindings: {
+      support: { servers: ['controlled'] },
+      other: { servers: ['controlled'] },
+      third: { servers: ['controlled'] },
+    },
+  });
   const provider = new ResourceContextProvider({
     servers,
     attachments,
@@ -40,6 +46,33 @@ describe('a turn of many attachments on one server', () => {
     expect(trace.entries.map((entry) => entry.status)).toEqual(uris.map(() => 'injected'));
     const lists = policy.requests.filter((request) => request.operation === 'list');
     expect(lists).toEqual([{ pipelineId: 'support', server: 'controlled', operation: 'list' }]);
+  });
+
+  it("authorizes a stored pin's read with the same request every turn of the same pipeline, and with its own for another pipeline", async () => {
+    const { provider, policy } = await start();
+    const reads = () => policy.requests.splice(0).filter((request) => request.operation === 'read');
+    // A conversation pin that no pipeline pins too: the same resolved attachment on every turn.
+    await provider.attachments.pin({ scope: { conversationId: 'c' }, server: 'controlled', uri: 'doc://0' });
+    await provider.provide({ pipelineId: 'other', conversationId: 'c' });
+    const [other] = reads();
+    await provider.provide({ pipelineId: 'third', conversationId: 'c' });
+    const first = reads();
+    await provider.provide({ pipelineId: 'third', conversationId: 'c' });
+    const again = reads();
+    expect(other?.pipelineId).toBe('other');
+    expect(first).toEqual([
+      {
+        pipelineId: 'third',
+        agentId: undefined,
+        server: 'controlled',
+        operation: 'read',
+        uri: 'doc://0',
+        prompt: undefined,
+        tool: undefined,
+      },
+    ]);
+    // The second turn of `third` decides with the request its first kept, not a copy.
+    expect(again[0]).toBe(first[0]);
   });
 
   it('waits on its signal once per attachment without a MaxListenersExceededWarning', async () => {
