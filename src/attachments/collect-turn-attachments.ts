@@ -12,7 +12,7 @@ import { type ResolvedAttachment, resolveTurnAttachments } from './resolve-turn-
 export async function collectTurnAttachments(
   store: AttachmentStore,
   turn: Pick<Turn, 'pipelineId' | 'conversationId' | 'message'>,
-): Promise<ResolvedAttachment[]> {
+): Promise<readonly ResolvedAttachment[]> {
   const message: MessageAttachment[] = (turn.message?.attachments ?? []).map((attachment, index) =>
     parseMessageAttachment(attachment, index),
   );

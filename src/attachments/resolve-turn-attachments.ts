@@ -44,7 +44,17 @@ const scopeRank: Record<ScopeKind, number> = { message: 0, conversation: 1, pipe
  * in `superseded`. The result is in budget rank order: scope, then priority (highest first),
  * then the order attachments were added.
  */
-export function resolveTurnAttachments(input: TurnAttachments): ResolvedAttachment[] {
+export function resolveTurnAttachments(input: TurnAttachments): readonly ResolvedAttachment[] {
+  const known = lastResolutionOf(input);
+  if (known) return known;
+  const resolved = resolveAnew(input);
+  keepResolution(input, resolved);
+  return resolved;
+}
+
+// --- Internal helpers ---
+
+function resolveAnew(input: TurnAttachments): ResolvedAttachment[] {
   // Every turn resolves every pin: no intermediate arrays, keys or wrappers per candidate.
   const winners: ResolvedAttachment[] = [];
   // (server, uri) → the winner's position in `winners`.
@@ -83,7 +93,43 @@ export function resolveTurnAttachments(input: TurnAttachments): ResolvedAttachme
   return winners;
 }
 
-// --- Internal helpers ---
+/** A resolution of stored pins alone, with the pin lists it was made from. */
+interface Resolution {
+  readonly pipeline: readonly Attachment[];
+  readonly conversation: readonly Attachment[];
+  readonly resolved: readonly ResolvedAttachment[];
+}
+
+// The last resolution of each set of stored pins, by its first pin. Frozen pins (the memory
+// store's; re-pinning makes a new object) resolve the same way every turn, merges included: a turn
+// whose pins are the very objects of the last one's, without message attachments, gets the same
+// list, and each step after it can tell an unchanged attachment by identity.
+const resolutions = new WeakMap<Attachment, Resolution>();
+
+function lastResolutionOf(input: TurnAttachments): readonly ResolvedAttachment[] | undefined {
+  const first = input.pipeline[0] ?? input.conversation[0];
+  if (!first || input.message.length > 0) return undefined;
+  const kept = resolutions.get(first);
+  return kept &&
+    sameObjects(kept.pipeline, input.pipeline) &&
+    sameObjects(kept.conversation, input.conversation)
+    ? kept.resolved
+    : undefined;
+}
+
+function keepResolution(input: TurnAttachments, resolved: readonly ResolvedAttachment[]): void {
+  const first = input.pipeline[0] ?? input.conversation[0];
+  if (!first || input.message.length > 0) return;
+  if (!input.pipeline.every(Object.isFrozen) || !input.conversation.every(Object.isFrozen)) return;
+  // Copies: a store may hand out a list it changes later.
+  resolutions.set(first, { pipeline: [...input.pipeline], conversation: [...input.conversation], resolved });
+}
+
+function sameObjects<Item>(a: readonly Item[], b: readonly Item[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let index = 0; index < a.length; index++) if (a[index] !== b[index]) return false;
+  return true;
+}
 
 // A frozen pin (the memory store's are; re-pinning makes a new object) resolves the same way on
 // every turn: resolved once, not once per turn. Pins a store builds anew for each list (rows) or

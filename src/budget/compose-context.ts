@@ -50,12 +50,19 @@ export async function composeContext(
   // turn already composed: that composition again, without planning, rendering or counting.
   const memo = options.derived;
   const turnKey = memo && turnKeyOf(items, tokenizer, options);
-  const known = turnKey === undefined ? undefined : memo?.composition<ComposedContext>(turnKey);
+  const known = turnKey === undefined ? undefined : memo?.composition<KeptComposition>(turnKey);
   // The blocks array is the caller's to change; the blocks themselves are shared, as renderings are.
-  if (known)
+  if (known && sameInputs(known, items, options.renderOrder))
     return { blocks: [...known.blocks], usedTokens: known.usedTokens, attachments: known.attachments };
   const composed = await composeAnew(items, tokenizer, options);
-  if (turnKey !== undefined) memo?.keepComposition(turnKey, { ...composed, blocks: [...composed.blocks] });
+  if (turnKey !== undefined) {
+    memo?.keepComposition(turnKey, {
+      ...composed,
+      blocks: [...composed.blocks],
+      items: [...items],
+      renderOrder: [...options.renderOrder],
+    });
+  }
   return composed;
 }
 
@@ -102,15 +109,22 @@ async function composeAnew(
 
 // --- Internal helpers ---
 
+/** A composition kept for warm turns, with the attachments and render order it was made of. */
+interface KeptComposition extends ComposedContext {
+  readonly items: readonly ComposableAttachment[];
+  readonly renderOrder: readonly number[];
+}
+
 // Each attachment object a composition was keyed by gets a number of its own, never reused:
 // the same number means the same object, so the same content, frame facts and cap.
 const attachmentIds = new WeakMap<ComposableAttachment, number>();
 let lastAttachmentId = 0;
 
 /**
- * Everything a composition depends on: the options, and each attachment by its number;
+ * Where a composition is kept: the options, and the attachments' count, first and last by number;
  * undefined when some content has no stable key. Unchanged content is prepared into the same
- * object every turn, so a warm turn's key is short and built without a line per attachment.
+ * object every turn; a kept composition is used only when every attachment is that very object
+ * and the render order is the same (sameInputs), so the key is a short string whatever the pins.
  * Measures are left out on purpose: a later turn may have counted further into a body, and the
  * composition kept is still exact for what it renders.
  */
@@ -119,20 +133,35 @@ function turnKeyOf(
   tokenizer: Tokenizer,
   options: ComposeOptions,
 ): string | undefined {
-  let key = optionsKeyOf(tokenizer, options);
-  for (const item of items) {
-    if (item.contentKey === undefined) return undefined;
-    let id = attachmentIds.get(item);
-    if (id === undefined) {
-      id = ++lastAttachmentId;
-      attachmentIds.set(item, id);
-    }
-    key += `\u0001${id}`;
-  }
-  return key;
+  for (const item of items) if (item.contentKey === undefined) return undefined;
+  const first = items[0] as ComposableAttachment;
+  const last = items[items.length - 1] as ComposableAttachment;
+  return `${optionsKeyOf(tokenizer, options)}\u0001${items.length}\u0001${idOf(first)}\u0001${idOf(last)}`;
 }
 
-/** The options part of a composition's key: everything but the attachments. */
+function idOf(item: ComposableAttachment): number {
+  let id = attachmentIds.get(item);
+  if (id === undefined) {
+    id = ++lastAttachmentId;
+    attachmentIds.set(item, id);
+  }
+  return id;
+}
+
+/** Whether a kept composition was made of these very attachments, in this render order. */
+function sameInputs(
+  kept: KeptComposition,
+  items: readonly ComposableAttachment[],
+  renderOrder: readonly number[],
+): boolean {
+  if (kept.items.length !== items.length || kept.renderOrder.length !== renderOrder.length) return false;
+  for (let index = 0; index < items.length; index++) if (kept.items[index] !== items[index]) return false;
+  for (let index = 0; index < renderOrder.length; index++)
+    if (kept.renderOrder[index] !== renderOrder[index]) return false;
+  return true;
+}
+
+/** The options part of a composition's key: everything but the attachments and their order. */
 function optionsKeyOf(tokenizer: Tokenizer, options: ComposeOptions): string {
   const truncation = options.truncation ?? 'head';
   return [
@@ -145,7 +174,6 @@ function optionsKeyOf(tokenizer: Tokenizer, options: ComposeOptions): string {
     options.lineAware ?? true,
     modelKey(options.model),
     options.reserve ? JSON.stringify(options.reserve) : '',
-    options.renderOrder.join(','),
     // Only `relevant` cuts read the message.
     truncation === 'relevant' ? (options.query ?? '') : '',
   ].join('\u0000');

@@ -17,14 +17,24 @@ const scopeOrder = { message: 0, conversation: 1, pipeline: 2 } as const;
  * Stable: equal attachments keep the order they were resolved in.
  */
 export function rankForBudget<Item>(items: readonly Item[], rankOf: (item: Item) => BudgetRank): Item[] {
-  // Each rank is taken once, not once per comparison (Array#sort is stable).
-  const ranked = items.map((item) => ({ item, rank: rankOf(item) }));
-  ranked.sort(({ rank: a }, { rank: b }) => {
-    return (
-      scopeOrder[a.scope] - scopeOrder[b.scope] ||
-      b.priority - a.priority ||
-      (b.annotationPriority ?? 0.5) - (a.annotationPriority ?? 0.5)
-    );
-  });
-  return ranked.map(({ item }) => item);
+  // Each rank is taken once, not once per comparison; positions are sorted, not pairs made per
+  // item (every turn ranks every attachment), and equal ranks keep their positions' order.
+  const ranks = items.map(rankOf);
+  const order = items.map(positionOf);
+  order.sort((a, b) => compareRanks(ranks[a] as BudgetRank, ranks[b] as BudgetRank) || a - b);
+  return order.map((position) => items[position] as Item);
+}
+
+// --- Internal helpers ---
+
+function positionOf(_item: unknown, position: number): number {
+  return position;
+}
+
+function compareRanks(a: BudgetRank, b: BudgetRank): number {
+  return (
+    scopeOrder[a.scope] - scopeOrder[b.scope] ||
+    b.priority - a.priority ||
+    (b.annotationPriority ?? 0.5) - (a.annotationPriority ?? 0.5)
+  );
 }

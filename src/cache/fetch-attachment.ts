@@ -12,7 +12,7 @@ import type { AttachmentFate } from '../trace/attachment-fate.js';
 import { inSpan, type Telemetry } from '../trace/telemetry.js';
 import type { CacheStatus } from '../types.js';
 import type { Writable } from '../writable.js';
-import type { CacheRead, ContentCache, ReadRequest } from './content-cache.js';
+import type { CachedContent, CacheRead, ContentCache, ReadRequest } from './content-cache.js';
 import type { DerivedCache } from './derived-cache.js';
 import { measureContents } from './measure-contents.js';
 
@@ -145,10 +145,11 @@ function convertRead(
   access.verify?.(result);
   // A read cut by the binding's byte cap is not the content its hash names: not shared.
   const shared = context.derived && result === read.content.result ? context.derived : undefined;
-  const prepared = prepareAttachment(attachment, result, {
-    converters: context.converters,
-    derived: shared && { cache: shared, sha256: read.content.sha256 },
-  });
+  const prepared = prepareAttachment(
+    attachment,
+    result,
+    shared ? sharedPreparation(read.content, shared, context.converters) : { converters: context.converters },
+  );
   const { converted, composable } = prepared;
   // A cache hit whose conversion an earlier call made (prepareAttachment answered an object it
   // answered before): nothing was read or converted, so its fate is the same every turn, with
@@ -168,6 +169,28 @@ function convertRead(
   if (read.shared) ready.sharedCache = read.shared;
   if (read.error !== undefined) ready.staleError = toFailure(read.error, attachment);
   return ready;
+}
+
+// How each cached read is prepared to share its conversion, kept with the read: not two option
+// objects per attachment per warm turn.
+const preparations = new WeakMap<
+  CachedContent,
+  {
+    readonly converters: ConverterRegistry | undefined;
+    readonly derived: { cache: DerivedCache; sha256: string };
+  }
+>();
+
+function sharedPreparation(
+  content: CachedContent,
+  cache: DerivedCache,
+  converters: ConverterRegistry | undefined,
+) {
+  const kept = preparations.get(content);
+  if (kept && kept.converters === converters && kept.derived.cache === cache) return kept;
+  const preparation = { converters, derived: { cache, sha256: content.sha256 } };
+  preparations.set(content, preparation);
+  return preparation;
 }
 
 // The fate of each prepared conversion served again from the cache (see convertRead); held as

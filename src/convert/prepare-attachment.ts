@@ -71,12 +71,8 @@ export function prepareAttachment(
   } = {},
 ): Prepared {
   const { converters, derived } = options;
-  // One test for "is there a derived cache", not one per use of its key.
-  const memo = derived && {
-    cache: derived.cache,
-    key: conversionKeyOf(result, derived, converters),
-  };
-  let conversion = memo?.cache.conversion(memo.key);
+  const key = derived && conversionKeyOf(result, derived, converters);
+  let conversion = key === undefined ? undefined : derived?.cache.conversion(key);
   if (!conversion) {
     const converted = withRedactionNote(
       convertContents(result.contents, converters, derived?.sha256),
@@ -84,12 +80,12 @@ export function prepareAttachment(
     );
     const sections = [...converted.sections, ...byteCapSections(result)].map(escapeSection);
     conversion = { converted, sections };
-    memo?.cache.keepConversion(memo.key, conversion);
+    if (key !== undefined) derived?.cache.keepConversion(key, conversion);
   }
   const { converted, sections } = conversion;
   // Unchanged content prepared for the same attachment as before: the same object again, so
   // that a warm turn builds nothing per attachment and later steps can tell it by identity.
-  const known = memo && preparedOf(conversion, attachment);
+  const known = key === undefined ? undefined : preparedOf(conversion, attachment);
   if (known) return known;
   const composable: ComposableAttachment = {
     provenance: {
@@ -102,11 +98,11 @@ export function prepareAttachment(
       ...(attachment.skillFrame !== undefined && { skill: attachment.skillFrame }),
     },
     sections,
-    ...(memo && { contentKey: memo.key }),
+    ...(key !== undefined && { contentKey: key }),
     ...(attachment.maxTokens !== undefined && { capTokens: attachment.maxTokens }),
   };
   const prepared = { converted, composable };
-  if (memo) keepPrepared(conversion, attachment, prepared);
+  if (key !== undefined) keepPrepared(conversion, attachment, prepared);
   return prepared;
 }
 
@@ -151,7 +147,10 @@ const preparedPerConversion = 8;
 function preparedOf(conversion: Conversion, target: PrepareTarget): Prepared | undefined {
   const known = preparedByConversion.get(conversion);
   if (!known) return undefined;
-  for (const { target: kept, prepared } of known) if (sameTarget(kept, target)) return prepared;
+  for (let index = 0; index < known.length; index++) {
+    const kept = known[index];
+    if (kept && sameTarget(kept.target, target)) return kept.prepared;
+  }
   return undefined;
 }
 

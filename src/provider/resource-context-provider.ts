@@ -5,7 +5,7 @@ import type { AttachmentStore } from '../attachments/attachment-store.js';
 import { collectTurnAttachments } from '../attachments/collect-turn-attachments.js';
 import type { ResolvedAttachment } from '../attachments/resolve-turn-attachments.js';
 import { type ComposedAttachment, composeContext } from '../budget/compose-context.js';
-import { rankForBudget } from '../budget/rank-for-budget.js';
+import { type BudgetRank, rankForBudget } from '../budget/rank-for-budget.js';
 import { createTiktokenTokenizer } from '../budget/tiktoken-tokenizer.js';
 import type { Tokenizer } from '../budget/tokenizer.js';
 import { collectTurnInstructions } from '../budget/turn-instructions.js';
@@ -258,11 +258,11 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
     }
 
     // 5 budget: rank what is ready, pay for the server instructions first
-    const ready = rankForBudget(fetched.filter(isReady), ({ attachment, annotationPriority }) =>
-      annotationPriority === undefined
-        ? attachment
-        : { scope: attachment.scope, priority: attachment.priority, annotationPriority },
+    // Ranked as positions into `fetched`, so that each composition lands on its item below.
+    const ranked = rankForBudget(readyPositionsOf(fetched), (position) =>
+      budgetRankOf(fetched[position] as TurnItem),
     );
+    const ready = ranked.map((position) => fetched[position] as ReadyItem);
     const instructionsMaxTokens = this.#instructionsMaxTokens;
     const instructions =
       instructionsMaxTokens === undefined
@@ -297,10 +297,11 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
     const context = addInstructionsBlock(composed, instructions);
 
     // 7 trace
-    // composeContext answers one record per attachment, in the order given.
-    const composition = new Map<TurnItem, ComposedAttachment | undefined>();
-    for (let index = 0; index < ready.length; index++)
-      composition.set(ready[index] as ReadyItem, composed.attachments[index]);
+    // composeContext answers one record per attachment, in the order given; the trace takes one
+    // per item of the turn, in resolve order.
+    const composition = new Array<ComposedAttachment | undefined>(fetched.length);
+    for (let index = 0; index < ranked.length; index++)
+      composition[ranked[index] as number] = composed.attachments[index];
     const trace = traceTurn(
       {
         turnId: turn.turnId ?? randomUUID(),
@@ -421,10 +422,11 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
           };
     const verdict =
       listed &&
-      decideFromListing(listed, {
-        ignoreAudience: attachment.ignoreAudience === true,
-        maxBytes: Math.min(access.limits.maxBytes ?? Number.POSITIVE_INFINITY, this.#servers.maxReadBytes),
-      });
+      decideFromListing(
+        listed,
+        attachment.ignoreAudience === true,
+        Math.min(access.limits.maxBytes ?? Number.POSITIVE_INFINITY, this.#servers.maxReadBytes),
+      );
     if (verdict) {
       const fate = {
         kind: 'skipped',
@@ -498,16 +500,36 @@ function turnItem(
   fate: FetchedAttachment,
   annotationPriority: number | undefined,
 ): TurnItem {
-  return annotationPriority === undefined ? { attachment, fate } : { attachment, fate, annotationPriority };
+  const kept = keptItems.get(fate);
+  if (kept && kept.attachment === attachment && kept.annotationPriority === annotationPriority) return kept;
+  const item =
+    annotationPriority === undefined ? { attachment, fate } : { attachment, fate, annotationPriority };
+  keptItems.set(fate, item);
+  return item;
 }
+
+// The item made for each fate: a cache hit served again is the same fate object every turn
+// (fetchAttachment keeps it), so a warm turn's item for an unchanged attachment is the last one.
+const keptItems = new WeakMap<FetchedAttachment, TurnItem>();
 
 /** An attachment's authorization: allowed with the binding's limits, or already decided. */
 type Access =
   | Extract<AccessDecision, { allowed: true }>
   | { readonly allowed: false; readonly fate: Extract<FetchedAttachment, { kind: 'failed' }> };
 
-function isReady(item: TurnItem): item is ReadyItem {
-  return item.fate.kind === 'ready';
+/** Where the items that are ready for the budget stand in the turn's items. */
+function readyPositionsOf(items: readonly TurnItem[]): number[] {
+  const positions: number[] = [];
+  for (let position = 0; position < items.length; position++)
+    if (items[position]?.fate.kind === 'ready') positions.push(position);
+  return positions;
+}
+
+/** An item's budget rank: its attachment's, with the listing's priority where there is one. */
+function budgetRankOf({ attachment, annotationPriority }: TurnItem): BudgetRank {
+  return annotationPriority === undefined
+    ? attachment
+    : { scope: attachment.scope, priority: attachment.priority, annotationPriority };
 }
 
 /** Who a turn acts as: its pipeline, and its agent where the host has one. */

@@ -1,6 +1,6 @@
 import type { ScopeKind } from '../types.js';
 
-const scopeOrder = { pipeline: 0, conversation: 1, message: 2 } as const;
+const stablestFirst: readonly ScopeKind[] = ['pipeline', 'conversation', 'message'];
 
 /**
  * Rendering puts the stablest scope first (pipeline, then conversation, then message) so an
@@ -8,11 +8,11 @@ const scopeOrder = { pipeline: 0, conversation: 1, message: 2 } as const;
  * given (budget rank) order. Returns positions into `scopes`.
  */
 export function renderOrder(scopes: readonly ScopeKind[]): number[] {
-  return (
-    scopes
-      .map((scope, index) => ({ index, rank: scopeOrder[scope] }))
-      // Array.prototype.sort is stable (ES2019): within a scope the given order stays.
-      .sort((a, b) => a.rank - b.rank)
-      .map(({ index }) => index)
-  );
+  // One pass per scope, in order: no pair per attachment and no sort (every turn renders every one).
+  const order = new Array<number>(scopes.length);
+  let next = 0;
+  for (const scope of stablestFirst) {
+    for (let index = 0; index < scopes.length; index++) if (scopes[index] === scope) order[next++] = index;
+  }
+  return order;
 }

@@ -13,8 +13,8 @@ export interface TracedItem {
 export type TurnFacts = Omit<InjectionTrace, 'entries'> & {
   /** Every attachment of the turn, in resolve order. */
   readonly items: readonly TracedItem[];
-  /** What the budget made of each item that reached it (the same item objects as keys). */
-  readonly composition: ReadonlyMap<TracedItem, ComposedFacts | undefined>;
+  /** What the budget made of each item, in the items' order (undefined where it never reached the budget). */
+  readonly composition: readonly (ComposedFacts | undefined)[];
 };
 
 /**
@@ -31,9 +31,8 @@ export function traceTurn(facts: TurnFacts, changes: ChangeTracker): InjectionTr
     startedAt: facts.startedAt,
     durationMs: facts.durationMs,
     budget: facts.budget,
-    entries: facts.items.map((item) => {
-      const { attachment, fate } = item;
-      const composed = facts.composition.get(item);
+    entries: facts.items.map(({ attachment, fate }, index) => {
+      const composed = facts.composition[index];
       const injected =
         fate.kind === 'ready' && composed !== undefined && composed.decision.fate !== 'omitted';
       const change = injected

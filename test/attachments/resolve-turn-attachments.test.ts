@@ -120,4 +120,59 @@ describe('resolveTurnAttachments across turns', () => {
     expect(again[0]).toBe(alone[0]);
     expect(again[0]?.superseded).toEqual([]);
   });
+
+  it('the same frozen pins as the last turn, in new lists, resolve to the same list, merges included', () => {
+    const wide = Object.freeze(pin('p1', 'gitnexus://repos', scope));
+    const other = Object.freeze(pin('p2', 'gitnexus://other', scope));
+    const narrow = Object.freeze(pin('c1', 'gitnexus://repos', { conversationId: 'c' }));
+    const turn = () =>
+      resolveTurnAttachments({ pipeline: [wide, other], conversation: [narrow], message: [] });
+    const first = turn();
+    expect(turn()).toBe(first);
+    expect(first.map((attachment) => [attachment.scope, attachment.uri])).toEqual([
+      ['conversation', 'gitnexus://repos'],
+      ['pipeline', 'gitnexus://other'],
+    ]);
+    // A pin added after the others (same first pin) or taken away is a new list.
+    const added = Object.freeze(pin('p3', 'gitnexus://added', scope));
+    const grown = resolveTurnAttachments({
+      pipeline: [wide, other, added],
+      conversation: [narrow],
+      message: [],
+    });
+    expect(grown.map((attachment) => attachment.uri)).toEqual([
+      'gitnexus://repos',
+      'gitnexus://other',
+      'gitnexus://added',
+    ]);
+    const shrunk = resolveTurnAttachments({ pipeline: [wide, other], conversation: [], message: [] });
+    expect(shrunk.map((attachment) => attachment.scope)).toEqual(['pipeline', 'pipeline']);
+  });
+
+  it('a list the store changes in place after handing it out is resolved as it is now', () => {
+    const first = Object.freeze(pin('p1', 'gitnexus://a', scope));
+    const list: Attachment[] = [first];
+    expect(resolveTurnAttachments({ pipeline: list, conversation: [], message: [] })).toHaveLength(1);
+    list.push(Object.freeze(pin('p2', 'gitnexus://b', scope)));
+    const again = resolveTurnAttachments({ pipeline: list, conversation: [], message: [] });
+    expect(again.map((attachment) => attachment.uri)).toEqual(['gitnexus://a', 'gitnexus://b']);
+  });
+
+  it('pins that may change, or a turn with message attachments, are resolved anew', () => {
+    const frozen = Object.freeze(pin('p1', 'gitnexus://a', scope));
+    const row = pin('p2', 'gitnexus://b', scope);
+    const rows = () => resolveTurnAttachments({ pipeline: [frozen, row], conversation: [], message: [] });
+    expect(rows()).not.toBe(rows());
+    const withMessage = () =>
+      resolveTurnAttachments({
+        pipeline: [frozen],
+        conversation: [],
+        message: [{ server: 'gitnexus', uri: 'gitnexus://m' }],
+      });
+    // Kept without the message, and still not answered to a turn that has one.
+    resolveTurnAttachments({ pipeline: [frozen], conversation: [], message: [] });
+    const [one, two] = [withMessage(), withMessage()];
+    expect(two).not.toBe(one);
+    expect(two.map((attachment) => attachment.uri)).toEqual(['gitnexus://m', 'gitnexus://a']);
+  });
 });

@@ -127,6 +127,19 @@ describe('composeContext with a derived memo', () => {
     expect(await composeContext(others, tokenizer, { ...base, derived })).toEqual(expected);
   });
 
+  it('the same first and last attachments with another one between them are another composition', async () => {
+    const { tokenizer } = createCharTokenizer({ bounded: true, prefix: true });
+    const derived = new DerivedCache();
+    const three = { ...base, renderOrder: [0, 1, 2] };
+    const middle = (label: string) => ({ ...item(1, lines(20, label)), contentKey: `middle-${label}` });
+    const [first, last] = [item(0, lines(20, 'first')), item(2, lines(20, 'last'))];
+    await composeContext([first, middle('beta'), last], tokenizer, { ...three, derived });
+    const changed = [first, middle('gamma'), last];
+    const composed = await composeContext(changed, tokenizer, { ...three, derived });
+    expect(composed).toEqual(await composeContext(changed, tokenizer, three));
+    expect(composed.blocks.map((block) => block.text).join('')).toContain('gamma 1:');
+  });
+
   it('an option left at its default and the same option spelled out are one composition; a query only relevant cuts read', async () => {
     const { tokenizer, calls } = createCharTokenizer({ bounded: true, prefix: true });
     const derived = new DerivedCache();
