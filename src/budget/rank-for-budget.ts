@@ -16,16 +16,30 @@ const scopeOrder = { message: 0, conversation: 1, pipeline: 2 } as const;
  * listed `annotations.priority` (absent counts as neutral 0.5), known only after listing.
  * Stable: equal attachments keep the order they were resolved in.
  */
-export function rankForBudget<Item>(items: readonly Item[], rankOf: (item: Item) => BudgetRank): Item[] {
-  // Each rank is taken once, not once per comparison; positions are sorted, not pairs made per
-  // item (every turn ranks every attachment), and equal ranks keep their positions' order.
+export function rankForBudget<Item>(
+  items: readonly Item[],
+  rankOf: (item: Item) => BudgetRank,
+): readonly Item[] {
+  // Each rank is taken once, not once per comparison.
   const ranks = items.map(rankOf);
+  // Resolution already orders by scope and priority: only listed priorities can reorder, so the
+  // usual turn finds its items in rank order and gets them back as they are.
+  if (inRankOrder(ranks)) return items;
+  // Positions are sorted, not pairs made per item (every turn ranks every attachment), and equal
+  // ranks keep their positions' order.
   const order = items.map(positionOf);
   order.sort((a, b) => compareRanks(ranks[a] as BudgetRank, ranks[b] as BudgetRank) || a - b);
   return order.map((position) => items[position] as Item);
 }
 
 // --- Internal helpers ---
+
+function inRankOrder(ranks: readonly BudgetRank[]): boolean {
+  for (let index = 1; index < ranks.length; index++) {
+    if (compareRanks(ranks[index - 1] as BudgetRank, ranks[index] as BudgetRank) > 0) return false;
+  }
+  return true;
+}
 
 function positionOf(_item: unknown, position: number): number {
   return position;

@@ -36,4 +36,19 @@ describe('rankForBudget', () => {
     expect(ranked).toEqual(items);
     expect(taken).toBe(4);
   });
+
+  it('items already in rank order (equal ranks included) come back as the same list, with nothing sorted', () => {
+    const ordered: BudgetRank[] = [
+      { scope: 'message', priority: 0 },
+      { scope: 'pipeline', priority: 2 },
+      { scope: 'pipeline', priority: 2 },
+      { scope: 'pipeline', priority: 1, annotationPriority: 0.9 },
+      { scope: 'pipeline', priority: 1 },
+    ];
+    expect(rankForBudget(ordered, (item) => item)).toBe(ordered);
+    const swapped = [ordered[1], ordered[0]] as BudgetRank[];
+    const ranked = rankForBudget(swapped, (item) => item);
+    expect(ranked).not.toBe(swapped);
+    expect(ranked).toEqual([ordered[0], ordered[1]]);
+  });
 });
