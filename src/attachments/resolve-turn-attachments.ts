@@ -100,14 +100,15 @@ interface Resolution {
   readonly resolved: readonly ResolvedAttachment[];
 }
 
-// The last resolution of each set of stored pins, by its first pin. Frozen pins (the memory
+// The last resolution of each set of stored pins, by its first conversation pin, else its first
+// pipeline pin: the turns of many conversations of one pipeline each keep their own. Frozen pins (the memory
 // store's; re-pinning makes a new object) resolve the same way every turn, merges included: a turn
 // whose pins are the very objects of the last one's, without message attachments, gets the same
 // list, and each step after it can tell an unchanged attachment by identity.
 const resolutions = new WeakMap<Attachment, Resolution>();
 
 function lastResolutionOf(input: TurnAttachments): readonly ResolvedAttachment[] | undefined {
-  const first = input.pipeline[0] ?? input.conversation[0];
+  const first = input.conversation[0] ?? input.pipeline[0];
   if (!first || input.message.length > 0) return undefined;
   const kept = resolutions.get(first);
   return kept &&
@@ -118,7 +119,7 @@ function lastResolutionOf(input: TurnAttachments): readonly ResolvedAttachment[]
 }
 
 function keepResolution(input: TurnAttachments, resolved: readonly ResolvedAttachment[]): void {
-  const first = input.pipeline[0] ?? input.conversation[0];
+  const first = input.conversation[0] ?? input.pipeline[0];
   if (!first || input.message.length > 0) return;
   if (!input.pipeline.every(Object.isFrozen) || !input.conversation.every(Object.isFrozen)) return;
   // Copies: a store may hand out a list it changes later.

@@ -149,6 +149,18 @@ describe('resolveTurnAttachments across turns', () => {
     expect(shrunk.map((attachment) => attachment.scope)).toEqual(['pipeline', 'pipeline']);
   });
 
+  it('conversations of one pipeline keep their own resolutions: turns of one and the other in turn each get their list again', () => {
+    const shared = Object.freeze(pin('p1', 'gitnexus://repos', scope));
+    const one = Object.freeze(pin('c1', 'gitnexus://one', { conversationId: 'one' }));
+    const two = Object.freeze(pin('c2', 'gitnexus://two', { conversationId: 'two' }));
+    const turn = (conversation: Attachment) =>
+      resolveTurnAttachments({ pipeline: [shared], conversation: [conversation], message: [] });
+    const [first, second] = [turn(one), turn(two)];
+    expect(turn(one)).toBe(first);
+    expect(turn(two)).toBe(second);
+    expect(second.map((attachment) => attachment.uri)).toEqual(['gitnexus://two', 'gitnexus://repos']);
+  });
+
   it('a list the store changes in place after handing it out is resolved as it is now', () => {
     const first = Object.freeze(pin('p1', 'gitnexus://a', scope));
     const list: Attachment[] = [first];
