@@ -34,6 +34,7 @@ import { inSpan, type Telemetry } from '../trace/telemetry.js';
 import { traceTurn } from '../trace/trace-turn.js';
 import { TurnSpans, turnAttributes } from '../trace/turn-spans.js';
 import type { BudgetOptions, ContextBlock, InjectionTrace, ProvideResult, Turn } from '../types.js';
+import { describedByListing } from './described-by-listing.js';
 import { budgetOverrideSchema, providerOptionsSchema, type ResolvedBudget } from './provider-options.js';
 import { startTurnDeadline } from './turn-deadline.js';
 
@@ -408,18 +409,15 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
         : this.#freshness?.listings.known(attachment.server, attachment.uri, actor);
     const lastModified = listed?.annotations?.lastModified;
     const annotationPriority = listed?.annotations?.priority;
-    const described =
-      lastModified === undefined && skill === undefined && annotationPriority === undefined
-        ? attachment
-        : {
-            ...attachment,
-            ...(lastModified !== undefined && { lastModified }),
-            ...(skill && {
-              skillName: skill.frontmatter.name,
-              skillFrame: { name: skill.frontmatter.name, description: skill.frontmatter.description },
-            }),
-            ...(annotationPriority !== undefined && { annotationPriority }),
-          };
+    const described = skill
+      ? {
+          ...attachment,
+          ...(lastModified !== undefined && { lastModified }),
+          skillName: skill.frontmatter.name,
+          skillFrame: { name: skill.frontmatter.name, description: skill.frontmatter.description },
+          ...(annotationPriority !== undefined && { annotationPriority }),
+        }
+      : describedByListing(attachment, lastModified, annotationPriority);
     const verdict =
       listed &&
       decideFromListing(

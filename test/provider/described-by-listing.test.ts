@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import type { ResolvedAttachment } from '../../src/attachments/resolve-turn-attachments.js';
+import { describedByListing } from '../../src/provider/described-by-listing.js';
+
+const attachment: ResolvedAttachment = Object.freeze({
+  scope: 'pipeline',
+  server: 'docs',
+  uri: 'docs://guide',
+  priority: 0,
+  superseded: [],
+});
+
+describe('describedByListing', () => {
+  it('an attachment whose listing adds nothing is itself', () => {
+    expect(describedByListing(attachment, undefined, undefined)).toBe(attachment);
+  });
+
+  it('the same annotations again: the same description; changed ones: a new one with the new values', () => {
+    const first = describedByListing(attachment, '2026-12-01T00:00:00Z', 0.8);
+    expect(first).toEqual({ ...attachment, lastModified: '2026-12-01T00:00:00Z', annotationPriority: 0.8 });
+    expect(describedByListing(attachment, '2026-12-01T00:00:00Z', 0.8)).toBe(first);
+    const modified = describedByListing(attachment, '2026-12-02T00:00:00Z', 0.8);
+    expect(modified).not.toBe(first);
+    expect(modified.lastModified).toBe('2026-12-02T00:00:00Z');
+    const reprioritized = describedByListing(attachment, '2026-12-02T00:00:00Z', 0.2);
+    expect(reprioritized.annotationPriority).toBe(0.2);
+    const priorityOnly = describedByListing(attachment, undefined, 0.2);
+    expect(priorityOnly).toEqual({ ...attachment, annotationPriority: 0.2 });
+    expect(priorityOnly).not.toHaveProperty('lastModified');
+  });
+});
