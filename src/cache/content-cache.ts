@@ -412,19 +412,17 @@ export class ContentCache extends EventEmitter<CacheEvents> {
 
 const separator = '\u0000';
 
-// The key of a request object passed again (the provider passes one per attachment, every
-// turn): a warm turn's peeks build no key strings (nor flatten them for the lookup).
-const requestKeys = new WeakMap<
-  ReadRequest,
-  { server: string; uri: string; principal: string | undefined; key: string }
->();
+// The key of each frozen request object (the provider passes one per attachment and principal,
+// every turn): a warm turn's peeks build no key strings (nor flatten them for the lookup). A
+// request that can still change, or is made for one call, gets its key built as it stands.
+const requestKeys = new WeakMap<ReadRequest, string>();
 
 function cacheKey(request: ReadRequest): string {
-  const { server, uri, principal } = request;
-  const kept = requestKeys.get(request);
-  if (kept && kept.server === server && kept.uri === uri && kept.principal === principal) return kept.key;
-  const key = `${server}${separator}${uri}${separator}${principal ?? ''}`;
-  requestKeys.set(request, { server, uri, principal, key });
+  const frozen = Object.isFrozen(request);
+  const kept = frozen ? requestKeys.get(request) : undefined;
+  if (kept !== undefined) return kept;
+  const key = `${request.server}${separator}${request.uri}${separator}${request.principal ?? ''}`;
+  if (frozen) requestKeys.set(request, key);
   return key;
 }
 

@@ -238,15 +238,16 @@ function peekContent(attachment: FetchTarget, context: FetchContext): CacheRead 
   return context.cache?.peek(peekRequestOf(attachment, partitionOf(server, context)));
 }
 
-// The peek request of each target, kept while the target lives (a stored pin resolves to the same
-// object every turn): a warm turn's peeks allocate no request, and the cache keeps its key by it.
+// The peek request of each frozen target (a stored pin resolves to the same frozen object every
+// turn), per principal: a warm turn's peeks allocate no request, and the cache keeps its key by
+// it. Targets built for one turn get a request built for it, and nothing is kept for them.
 const peekRequests = new WeakMap<FetchTarget, ReadRequest>();
 
 function peekRequestOf(attachment: FetchTarget, principal: string | undefined): ReadRequest {
+  if (!Object.isFrozen(attachment)) return { server: attachment.server, uri: attachment.uri, principal };
   const kept = peekRequests.get(attachment);
-  // A target's server and uri are read-only; the principal is the turn's.
   if (kept && kept.principal === principal) return kept;
-  const request = { server: attachment.server, uri: attachment.uri, principal };
+  const request = Object.freeze({ server: attachment.server, uri: attachment.uri, principal });
   peekRequests.set(attachment, request);
   return request;
 }

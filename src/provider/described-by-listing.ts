@@ -6,8 +6,8 @@ export type ListedAttachment = ResolvedAttachment & {
   readonly annotationPriority?: number;
 };
 
-// The description made for each attachment, while it lives (a stored pin resolves to the same
-// object every turn).
+// The description made for each frozen attachment, while it lives (a stored pin resolves to the
+// same frozen object every turn); one built for a turn is not kept.
 const listingDescriptions = new WeakMap<ResolvedAttachment, ListedAttachment>();
 
 /**
@@ -21,7 +21,8 @@ export function describedByListing(
   annotationPriority: number | undefined,
 ): ListedAttachment {
   if (lastModified === undefined && annotationPriority === undefined) return attachment;
-  const kept = listingDescriptions.get(attachment);
+  const frozen = Object.isFrozen(attachment);
+  const kept = frozen ? listingDescriptions.get(attachment) : undefined;
   if (kept && kept.lastModified === lastModified && kept.annotationPriority === annotationPriority)
     return kept;
   const described = {
@@ -29,6 +30,9 @@ export function describedByListing(
     ...(lastModified !== undefined && { lastModified }),
     ...(annotationPriority !== undefined && { annotationPriority }),
   };
+  if (!frozen) return described;
+  // Frozen like the attachment it describes, and kept for the turns after.
+  Object.freeze(described);
   listingDescriptions.set(attachment, described);
   return described;
 }

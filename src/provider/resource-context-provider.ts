@@ -502,12 +502,13 @@ function turnItem(
   if (kept && kept.attachment === attachment && kept.annotationPriority === annotationPriority) return kept;
   const item =
     annotationPriority === undefined ? { attachment, fate } : { attachment, fate, annotationPriority };
-  keptItems.set(fate, item);
+  if (Object.isFrozen(attachment)) keptItems.set(fate, item);
   return item;
 }
 
-// The item made for each fate: a cache hit served again is the same fate object every turn
-// (fetchAttachment keeps it), so a warm turn's item for an unchanged attachment is the last one.
+// The item made for each fate of a frozen attachment: a cache hit served again is the same fate
+// object every turn (fetchAttachment keeps it), and a stored pin the same frozen attachment, so a
+// warm turn's item for an unchanged attachment is the last one.
 const keptItems = new WeakMap<FetchedAttachment, TurnItem>();
 
 /** An attachment's authorization: allowed with the binding's limits, or already decided. */
@@ -556,14 +557,16 @@ function authorizeRead(view: PolicyBoundServers, actor: Principal, attachment: R
   };
 }
 
-// The read request of each attachment, kept while the attachment lives (a stored pin resolves to
-// the same object every turn) and made for its actor: a warm turn authorizes without copies.
+// The read request of each frozen attachment (a stored pin resolves to the same frozen object
+// every turn), made for its actor: a warm turn authorizes without copies. An attachment built for
+// one turn gets a request built for it, and nothing is kept for it.
 const readRequests = new WeakMap<ResolvedAttachment, AccessRequest>();
 
 function readRequestOf(actor: Principal, attachment: ResolvedAttachment): AccessRequest {
-  const kept = readRequests.get(attachment);
+  const frozen = Object.isFrozen(attachment);
+  const kept = frozen ? readRequests.get(attachment) : undefined;
   if (kept && kept.pipelineId === actor.pipelineId && kept.agentId === actor.agentId) return kept;
-  const request: AccessRequest = {
+  const request: AccessRequest = Object.freeze({
     pipelineId: actor.pipelineId,
     agentId: actor.agentId,
     server: attachment.server,
@@ -571,8 +574,8 @@ function readRequestOf(actor: Principal, attachment: ResolvedAttachment): Access
     uri: attachment.uri,
     prompt: undefined,
     tool: undefined,
-  };
-  readRequests.set(attachment, request);
+  });
+  if (frozen) readRequests.set(attachment, request);
   return request;
 }
 

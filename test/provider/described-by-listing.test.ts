@@ -28,4 +28,12 @@ describe('describedByListing', () => {
     expect(priorityOnly).toEqual({ ...attachment, annotationPriority: 0.2 });
     expect(priorityOnly).not.toHaveProperty('lastModified');
   });
+
+  it('a frozen attachment gets a frozen description kept for later turns; one that may change (a row) gets a new one every time', () => {
+    expect(Object.isFrozen(describedByListing(attachment, '2026-12-03T00:00:00Z', undefined))).toBe(true);
+    const row: ResolvedAttachment = { ...attachment };
+    const first = describedByListing(row, '2026-12-03T00:00:00Z', undefined);
+    expect(first).toEqual({ ...attachment, lastModified: '2026-12-03T00:00:00Z' });
+    expect(describedByListing(row, '2026-12-03T00:00:00Z', undefined)).not.toBe(first);
+  });
 });
