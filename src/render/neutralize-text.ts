@@ -1,5 +1,3 @@
-import { asciiControlSearchOf } from './find-ascii-control.js';
-
 /**
  * The rule for characters a server controls that must not reach a model or a terminal as they
  * are (documented in the README, "Untrusted characters"):
@@ -14,14 +12,12 @@ import { asciiControlSearchOf } from './find-ascii-control.js';
  *
  * Every body a turn reads passes through here whole (the frame's estimated token count needs the
  * escaped length), so each kind of match is looked for on its own with the quickest search that
- * finds it — the control characters sixteen bytes at a time in ASCII text (else one
- * character-class scan), `indexOf` for the rest — and text with nothing to escape
+ * finds it — one character-class scan, `indexOf` for the rest — and text with nothing to escape
  * comes back as the same string. The result is exactly that of one replace with the rule's
  * regular expression (a property test holds it to that).
  */
 export function neutralizeText(text: string): string {
-  const nextControl = controlSearchOf(text);
-  let control = nextControl(0);
+  let control = nextControl(text, 0);
   let loneReturn = nextLoneReturn(text, 0);
   let special = nextSpecialToken(text, 0);
   let backslash = text.indexOf('\\u{');
@@ -39,7 +35,7 @@ export function neutralizeText(text: string): string {
       cursor = at + 1;
     }
     // A search behind the cursor starts again from it: matches never overlap, as in a replace.
-    if (control !== -1 && control < cursor) control = nextControl(cursor);
+    if (control !== -1 && control < cursor) control = nextControl(text, cursor);
     if (loneReturn !== -1 && loneReturn < cursor) loneReturn = nextLoneReturn(text, cursor);
     if (special !== -1 && special < cursor) special = nextSpecialToken(text, cursor);
     if (backslash !== -1 && backslash < cursor) backslash = text.indexOf('\\u{', cursor);
@@ -64,14 +60,9 @@ const controlClass =
 // A name of 1 to 64 code points (hence `u`) between `<|` and `|>`, tried only where `<|` is.
 const specialTokenAt = /<\|(?=[^|<>\s]{1,64}\|>)/uy;
 
-/** The search for the class: sixteen bytes at a time in long ASCII text, else the expression. */
-function controlSearchOf(text: string): (from: number) => number {
-  const ascii = asciiControlSearchOf(text);
-  if (ascii) return (from) => ascii.next(from);
-  return (from) => {
-    controlClass.lastIndex = from;
-    return controlClass.exec(text)?.index ?? -1;
-  };
+function nextControl(text: string, from: number): number {
+  controlClass.lastIndex = from;
+  return controlClass.exec(text)?.index ?? -1;
 }
 
 // A lone CR can overwrite a terminal line; CR LF is an ordinary line end.
