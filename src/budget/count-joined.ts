@@ -1,5 +1,4 @@
-import { countSegmented } from './count-segmented.js';
-import { boundaryTestFor } from './find-safe-boundary.js';
+import { isSafeBoundary } from './find-safe-boundary.js';
 import type { Tokenizer } from './tokenizer.js';
 
 /** One part of a text to count: its text, and its exact count when already known. */
@@ -18,17 +17,15 @@ const joinReach = 256;
  * (see find-safe-boundary.ts: a safe boundary splits text the same way whatever surrounds it,
  * so it is one in the part and in the whole alike). Interior = known count less the counts of
  * the part's two short ends; everything between interiors (the ends, the joins, parts without
- * a count) is counted as it stands in the whole, in segments (countSegmented): a frame's tags
- * and a marker's words were counted while planning and are not encoded again. Parts too short
- * or without a safe boundary near their ends are counted with their neighbours.
+ * a count) is counted as it stands in the whole. Parts too short or without a safe boundary
+ * near their ends are counted with their neighbours.
  */
 export async function countJoined(parts: readonly JoinedPart[], tokenizer: Tokenizer): Promise<number> {
   const between: string[] = [];
   const interiors: Promise<number>[] = [];
-  const isBoundary = boundaryTestFor(tokenizer);
   let gap = '';
   for (const part of parts) {
-    const inner = part.tokens === undefined ? undefined : interiorOf(part.text, isBoundary);
+    const inner = part.tokens === undefined ? undefined : interiorOf(part.text);
     if (inner === undefined) {
       gap += part.text;
       continue;
@@ -40,36 +37,36 @@ export async function countJoined(parts: readonly JoinedPart[], tokenizer: Token
     gap = tail;
     const known = part.tokens as number;
     interiors.push(
-      Promise.all([countSegmented(head, tokenizer), countSegmented(tail, tokenizer)]).then(
+      Promise.all([tokenizer.count(head), tokenizer.count(tail)]).then(
         ([headTokens, tailTokens]) => known - headTokens - tailTokens,
       ),
     );
   }
   between.push(gap);
-  const counts = await Promise.all([...interiors, ...between.map((text) => countSegmented(text, tokenizer))]);
+  const counts = await Promise.all([
+    ...interiors,
+    ...between.map((text) => (text.length === 0 ? 0 : tokenizer.count(text))),
+  ]);
   return counts.reduce((sum, count) => sum + count, 0);
 }
 
 // --- Internal helpers ---
 
 /**
- * Safe boundaries near both ends of `text`, each with the characters the test reads (index - 1
- * to index + 1) inside it, or undefined when there are none within reach.
+ * Safe boundaries near both ends of `text`, each with the characters isSafeBoundary reads
+ * (index - 1 to index + 1) inside it, or undefined when there are none within reach.
  */
-function interiorOf(
-  text: string,
-  isBoundary: (text: string, index: number) => boolean,
-): [number, number] | undefined {
+function interiorOf(text: string): [number, number] | undefined {
   let start = -1;
   for (let index = 1; index <= Math.min(joinReach, text.length - 2); index++) {
-    if (isBoundary(text, index)) {
+    if (isSafeBoundary(text, index)) {
       start = index;
       break;
     }
   }
   if (start < 0) return undefined;
   for (let index = text.length - 2; index >= Math.max(start, text.length - joinReach); index--) {
-    if (isBoundary(text, index)) return [start, index];
+    if (isSafeBoundary(text, index)) return [start, index];
   }
   return undefined;
 }

@@ -1,5 +1,3 @@
-import { isWhiteSpace } from './is-white-space.js';
-
 /** How text is encoded exactly: tiktoken's own call, its pre-tokenizer, and a fast BPE for long pieces. */
 export interface PieceEncoder {
   /** tiktoken's encoding of a text (`encode_ordinary`): exact, but quadratic in its longest piece. */
@@ -96,3 +94,20 @@ function mayHoldLongPiece(chunk: string): boolean {
 }
 
 const slash = 0x2f;
+
+/** The Unicode White_Space property (tiktoken's `\s`), by char code. */
+function isWhiteSpace(code: number): boolean {
+  if (code === 0x20 || (code >= 0x09 && code <= 0x0d)) return true;
+  if (code < 0x85) return false;
+  return (
+    code === 0x85 ||
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000
+  );
+}

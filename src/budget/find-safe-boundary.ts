@@ -1,6 +1,3 @@
-import { isWhiteSpace } from './is-white-space.js';
-import type { Tokenizer } from './tokenizer.js';
-
 /**
  * Where text can be cut into pieces that tokenize exactly like the whole.
  *
@@ -22,42 +19,6 @@ export function isSafeBoundary(text: string, index: number): boolean {
   }
   if (text.charCodeAt(index) !== space) return false;
   return letterOrDigit.test(text[index - 1] ?? '') && letter.test(text[index + 1] ?? '');
-}
-
-/**
- * Under o200k_base and cl100k_base, also boundaries whatever surrounds them (piece edges):
- * - a space after a character that is not whitespace. No piece of their pre-tokenizers holds a
- *   space after its first character unless it is all whitespace (letter and punctuation pieces
- *   take one optional space in front; what follows is letters, marks, a contraction or a
- *   `[\r\n/]` tail), and the one lookahead (`\s+(?!\S)`) ends whitespace pieces only: the text
- *   before the space splits as it would alone, and a piece starts at the space;
- * - either end of a run of ASCII digits between ASCII characters that are neither whitespace
- *   nor digits (`="~|9901|"`, `doc/|0|"`): digits form pieces of their own (`\p{N}{1,3}`,
- *   grouped from the run's start, which the cut does not move), and no letter or punctuation
- *   piece holds a digit.
- * Wider than isSafeBoundary (after `"` before ` uri=`, around numbers), so used only for
- * tokenizers that declare it (`Tokenizer.splitsAtPieceEdges`, see boundaryTestFor).
- */
-export function isPieceEdge(text: string, index: number): boolean {
-  if (index <= 0 || index >= text.length) return true;
-  const before = text.charCodeAt(index - 1);
-  const after = text.charCodeAt(index);
-  if (after === space) return !isWhiteSpace(before);
-  return (isDigit(before) && isAsciiOther(after)) || (isAsciiOther(before) && isDigit(after));
-}
-
-/**
- * The boundaries counts may be added across for `tokenizer`: isSafeBoundary's for every
- * tokenizer (the assumption tokenizer.ts states), and isPieceEdge's as well for one that
- * declares `splitsAtPieceEdges`.
- */
-export function boundaryTestFor(tokenizer: Tokenizer): (text: string, index: number) => boolean {
-  return tokenizer.splitsAtPieceEdges === true ? isSafeBoundaryOrPieceEdge : isSafeBoundary;
-}
-
-/** isSafeBoundary or isPieceEdge: where a tiktoken o200k/cl100k count can be split. */
-export function isSafeBoundaryOrPieceEdge(text: string, index: number): boolean {
-  return isPieceEdge(text, index) || isSafeBoundary(text, index);
 }
 
 /**
@@ -97,15 +58,6 @@ export function firstSafeBoundary(text: string, from: number, to: number): numbe
 }
 
 // --- Internal helpers ---
-
-function isDigit(code: number): boolean {
-  return code >= 0x30 && code <= 0x39;
-}
-
-/** Printable ASCII other than digits: letters and punctuation, never whitespace. */
-function isAsciiOther(code: number): boolean {
-  return code >= 0x21 && code <= 0x7e && !isDigit(code);
-}
 
 const newline = 0x0a;
 const space = 0x20;

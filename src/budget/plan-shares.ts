@@ -2,7 +2,6 @@ import type { AssembledBody } from '../render/assemble-body.js';
 import { frameResource } from '../render/frame-resource.js';
 import type { BlockProvenance, ModelCapabilities } from '../types.js';
 import type { ComposableAttachment, ComposeOptions, FrameCost } from './composable-attachment.js';
-import { countSegmented } from './count-segmented.js';
 import { type BodyMeasure, measureBody } from './measure-body.js';
 import { type BudgetDecision, planBudget } from './plan-budget.js';
 import { measureCutOverhead } from './smallest-useful-cut.js';
@@ -140,7 +139,7 @@ async function measureFrame(
 ): Promise<Cost> {
   const provenance = provenanceOf(item, measure);
   const [wholeTokens, cut] = await Promise.all([
-    countSegmented(frameResource({ ...provenance, truncated: false }, ''), tokenizer),
+    tokenizer.count(frameResource({ ...provenance, truncated: false }, '')),
     measureCutOverhead({ ...provenance, originalTokens: measure.originalTokens }, tokenizer),
   ]);
   return {

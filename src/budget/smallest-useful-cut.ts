@@ -1,6 +1,5 @@
 import { frameResource } from '../render/frame-resource.js';
 import type { BlockProvenance } from '../types.js';
-import { countSegmented } from './count-segmented.js';
 import { smallestCutTokens } from './plan-budget.js';
 import type { Tokenizer } from './tokenizer.js';
 import { longestTruncationMarker } from './truncation-marker.js';
@@ -17,7 +16,6 @@ export type CutFacts = Omit<BlockProvenance, 'truncated'> & { readonly originalT
 /**
  * Tokens of the frame of a cut attachment (empty body) and of the longest truncation marker
  * its facts can produce. The planner's cost of a cut and the pin-time floor both come from here.
- * Counted in segments (countSegmented): what frames and markers share is counted once.
  */
 export async function measureCutOverhead(facts: CutFacts, tokenizer: Tokenizer): Promise<CutOverhead> {
   const frame = frameResource({ ...facts, truncated: true }, '');
@@ -27,10 +25,7 @@ export async function measureCutOverhead(facts: CutFacts, tokenizer: Tokenizer):
     originalTokens: facts.originalTokens,
     estimated: facts.originalTokensEstimated === true,
   });
-  const [frameTokens, markerTokens] = await Promise.all([
-    countSegmented(frame, tokenizer),
-    countSegmented(marker, tokenizer),
-  ]);
+  const [frameTokens, markerTokens] = await Promise.all([tokenizer.count(frame), tokenizer.count(marker)]);
   return { frameTokens, markerTokens };
 }
 

@@ -7,7 +7,7 @@ import { encodeChunked } from './count-tokens-chunked.js';
 import { decodeUtf8Whole } from './decode-utf8-whole.js';
 import { encodeGuarded, type PieceEncoder } from './encode-guarded.js';
 import { encodingForModel, type TokenizerEncoding } from './encoding-for-model.js';
-import { isSafeBoundaryOrPieceEdge } from './find-safe-boundary.js';
+import { isSafeBoundary } from './find-safe-boundary.js';
 import { preTokenizePattern } from './pre-tokenize-pattern.js';
 import type { Tokenizer } from './tokenizer.js';
 
@@ -109,8 +109,6 @@ export function createTiktokenTokenizer(
 
   return {
     name: `tiktoken:${encoding}`,
-    // Both encodings' pre-tokenizers start a piece at every edge isPieceEdge finds.
-    splitsAtPieceEdges: true,
     encode: async (text) => (await encodeChunked(text, pieceEncoder, { keepTokens: true })).tokens,
     decode: (tokens) => decodeUtf8Whole(encoder.decode(tokens)),
     count: async (text) => {
@@ -157,8 +155,7 @@ export function createTiktokenTokenizer(
       return { ...result, ...(known !== undefined && { knownCount: known }) };
     },
     countPrefix: (text, encoding, chars) => {
-      if (encoding.start !== 0 || chars > encoding.end || !isSafeBoundaryOrPieceEdge(text, chars))
-        return undefined;
+      if (encoding.start !== 0 || chars > encoding.end || !isSafeBoundary(text, chars)) return undefined;
       // Pieces are encoded on their own, so the tokens of a prefix that ends on a piece boundary
       // are the encoding's first tokens up to exactly its bytes.
       const bytes = Buffer.byteLength(text.slice(0, chars));

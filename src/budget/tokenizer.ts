@@ -24,14 +24,6 @@ export interface Tokenizer {
    * encoding covers. Optional: without it, such prefixes are counted.
    */
   countPrefix?(text: string, encoding: BoundedEncoding, chars: number): number | undefined;
-  /**
-   * True when the tokenizer starts a new piece at the edges isPieceEdge (find-safe-boundary.ts)
-   * finds, as tiktoken's o200k/cl100k pre-tokenizers do: a space after a character other than
-   * whitespace, either end of an ASCII digit run. Frames and markers are then counted in
-   * segments cut there, each distinct segment once. Optional: without it, only the safe
-   * boundaries are used.
-   */
-  readonly splitsAtPieceEdges?: boolean;
   /** Releases what the tokenizer holds (WASM memory); the instance is unusable after. */
   dispose(): void;
 }
