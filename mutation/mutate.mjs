@@ -87,8 +87,8 @@ function byTests(files) {
 }
 
 /**
- * Some of a folder's files: Stryker's report holds only the files it mutated, so it writes to a
- * scratch copy of the folder's record, and the result is merged back file by file.
+ * Some of a folder's files: Stryker writes to a scratch copy of the folder's record, and the
+ * results of the files it mutated are merged back file by file.
  */
 function runFiles(folder, all) {
   const recorded = incrementalFileOf(folder);
@@ -107,6 +107,10 @@ function runFiles(folder, all) {
       process.stderr.write(`mutate: MUTATE_TESTS is set: ${recorded} is left as it was\n`);
     } else if (existsSync(scratch)) {
       const fresh = JSON.parse(readFileSync(scratch, 'utf8'));
+      // Stryker's incremental report also carries the folder's other files, with only the results
+      // it could reuse and their current source: a changed file would then look measured, short of
+      // its new mutants. They keep their recorded results instead.
+      for (const file of Object.keys(fresh.files)) if (!mine.includes(file)) delete fresh.files[file];
       if (existsSync(recorded)) mergeRecord(JSON.parse(readFileSync(recorded, 'utf8')), fresh);
       writeFileSync(recorded, JSON.stringify(fresh, null, 2));
     }

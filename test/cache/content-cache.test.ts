@@ -49,6 +49,18 @@ describe('ContentCache', () => {
     expect(textOf(cache.peek(request)?.content.result ?? body(''))).toBe('b');
   });
 
+  it('a request object whose server alone, then principal alone, changed is looked up by what it names now', async () => {
+    const cache = new ContentCache();
+    const request: { server: string; uri: string; principal?: string } = { server: 's', uri: 'x://a' };
+    await cache.read(request, async () => body('from s'));
+    await cache.read({ server: 't', uri: 'x://a' }, async () => body('from t'));
+    expect(textOf(cache.peek(request)?.content.result ?? body(''))).toBe('from s');
+    request.server = 't';
+    expect(textOf(cache.peek(request)?.content.result ?? body(''))).toBe('from t');
+    request.principal = 'someone';
+    expect(cache.peek(request)).toBeUndefined();
+  });
+
   it('single-flight: concurrent callers of one key share one read', async () => {
     const cache = new ContentCache();
     const pending = deferredRead();

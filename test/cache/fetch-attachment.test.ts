@@ -489,3 +489,66 @@ describe('fetchAttachment and a host abort', () => {
     }
   });
 });
+
+describe('fetchAttachment: what a warm turn keeps is checked against the turn', () => {
+  // Each test names its own target object: the peek request and the preparation are kept per
+  // (frozen) target and per cached read, so a check of them must not meet what an earlier test kept.
+  it("a per-user server's warm peek is made for the turn's principal: bob is not served alice's copy", async () => {
+    const { server, context } = start({ perUser: true });
+    const cache = new ContentCache();
+    // Frozen, as a stored pin is: its peek requests are kept.
+    const mine = Object.freeze({ ...target });
+    const alice = await fetchAttachment(mine, context({ cache, principal: 'alice' }));
+    const bob = await fetchAttachment(mine, context({ cache, principal: 'bob' }));
+    const aliceAgain = await fetchAttachment(mine, context({ cache, principal: 'alice' }));
+    expect([alice.cache, bob.cache, aliceAgain.cache]).toEqual(['miss', 'miss', 'hit']);
+    expect(server.readCount(uri)).toBe(2);
+    // The kept request names the target: alice's next warm peek is a hit, answered at once.
+    const warm = fetchAttachment(mine, context({ cache, principal: 'alice' }));
+    expect(warm).not.toBeInstanceOf(Promise);
+    expect(warm).toMatchObject({ kind: 'ready', cache: 'hit' });
+  });
+
+  it("without a derived cache, the turn's converters convert the read", async () => {
+    const { context } = start();
+    let converted = 0;
+    const converters = new ConverterRegistry().register({
+      ...plainTextConverter,
+      name: 'counted-plain-text',
+      convert: (input) => {
+        converted++;
+        return plainTextConverter.convert(input);
+      },
+    });
+    const fate = await fetchAttachment({ ...target }, context({ cache: new ContentCache(), converters }));
+    expect(textOf(fate)).toEqual(['version 1']);
+    expect(converted).toBe(1);
+  });
+
+  it("a cached read prepared again with other converters, or another derived cache, is prepared with the turn's", async () => {
+    const { server, context } = start();
+    const cache = new ContentCache();
+    const derived = new DerivedCache();
+    let second = 0;
+    const others = new ConverterRegistry().register({
+      ...plainTextConverter,
+      name: 'second-plain-text',
+      convert: (input) => {
+        second++;
+        return plainTextConverter.convert(input);
+      },
+    });
+    const mine = { ...target };
+    // A miss, then a hit: the hit's cached read keeps its preparation.
+    await fetchAttachment(mine, context({ cache, derived }));
+    expect((await fetchAttachment(mine, context({ cache, derived }))).cache).toBe('hit');
+    const another = new DerivedCache();
+    const inAnother = await fetchAttachment(mine, context({ cache, derived: another }));
+    expect(inAnother.cache).toBe('hit');
+    expect(another.bytesHeld).toBeGreaterThan(0);
+    const withOthers = await fetchAttachment(mine, context({ cache, derived: another, converters: others }));
+    expect(withOthers.cache).toBe('hit');
+    expect(second).toBe(1);
+    expect(server.readCount(uri)).toBe(1);
+  });
+});

@@ -34,6 +34,17 @@ describe('describedByListing', () => {
     const row: ResolvedAttachment = { ...attachment };
     const first = describedByListing(row, '2026-12-03T00:00:00Z', undefined);
     expect(first).toEqual({ ...attachment, lastModified: '2026-12-03T00:00:00Z' });
+    // Not frozen like a stored pin's description: it is the row's, made for this turn alone.
+    expect(Object.isFrozen(first)).toBe(false);
     expect(describedByListing(row, '2026-12-03T00:00:00Z', undefined)).not.toBe(first);
+  });
+
+  it('a listing that gives only lastModified: a description with lastModified and no priority key', () => {
+    const other: ResolvedAttachment = Object.freeze({ ...attachment, uri: 'docs://dated' });
+    const dated = describedByListing(other, '2026-12-03T00:00:00Z', undefined);
+    expect(dated).not.toBe(other);
+    expect(dated).toEqual({ ...other, lastModified: '2026-12-03T00:00:00Z' });
+    expect(dated).not.toHaveProperty('annotationPriority');
+    expect(describedByListing(other, '2026-12-03T00:00:00Z', undefined)).toBe(dated);
   });
 });
