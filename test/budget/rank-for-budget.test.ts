@@ -37,6 +37,18 @@ describe('rankForBudget', () => {
     expect(taken).toBe(4);
   });
 
+  it('a list that must be sorted keeps equal ranks in the order given', () => {
+    expect(
+      rank([
+        { name: 'a', scope: 'pipeline', priority: 0 },
+        { name: 'b', scope: 'pipeline', priority: 0 },
+        { name: 'm', scope: 'message', priority: 0 },
+        { name: 'c', scope: 'pipeline', priority: 0 },
+        { name: 'd', scope: 'pipeline', priority: 0 },
+      ]),
+    ).toEqual(['m', 'a', 'b', 'c', 'd']);
+  });
+
   it('items already in rank order (equal ranks included) come back as the same list, with nothing sorted', () => {
     const ordered: BudgetRank[] = [
       { scope: 'message', priority: 0 },
