@@ -5,7 +5,7 @@ import type { AttachmentStore } from '../attachments/attachment-store.js';
 import { collectTurnAttachments } from '../attachments/collect-turn-attachments.js';
 import type { ResolvedAttachment } from '../attachments/resolve-turn-attachments.js';
 import { type ComposedAttachment, composeContext } from '../budget/compose-context.js';
-import { type BudgetRank, rankForBudget } from '../budget/rank-for-budget.js';
+import { rankForBudget } from '../budget/rank-for-budget.js';
 import { createTiktokenTokenizer } from '../budget/tiktoken-tokenizer.js';
 import type { Tokenizer } from '../budget/tokenizer.js';
 import { collectTurnInstructions } from '../budget/turn-instructions.js';
@@ -34,7 +34,7 @@ import { inSpan, type Telemetry } from '../trace/telemetry.js';
 import { traceTurn } from '../trace/trace-turn.js';
 import { TurnSpans, turnAttributes } from '../trace/turn-spans.js';
 import type { BudgetOptions, ContextBlock, InjectionTrace, ProvideResult, Turn } from '../types.js';
-import { describedByListing } from './described-by-listing.js';
+import { describedByListing, type ListedAttachment } from './described-by-listing.js';
 import { budgetOverrideSchema, providerOptionsSchema, type ResolvedBudget } from './provider-options.js';
 import { startTurnDeadline } from './turn-deadline.js';
 
@@ -260,8 +260,10 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
 
     // 5 budget: rank what is ready, pay for the server instructions first
     // Ranked as positions into `fetched`, so that each composition lands on its item below.
-    const ranked = rankForBudget(readyPositionsOf(fetched), (position) =>
-      budgetRankOf(fetched[position] as TurnItem),
+    // An attachment is its own budget rank: scope, priority and the listed priority.
+    const ranked = rankForBudget(
+      readyPositionsOf(fetched),
+      (position) => (fetched[position] as TurnItem).attachment,
     );
     const ready = ranked.map((position) => fetched[position] as ReadyItem);
     const instructionsMaxTokens = this.#instructionsMaxTokens;
@@ -409,15 +411,14 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
         : this.#freshness?.listings.known(attachment.server, attachment.uri, actor);
     const lastModified = listed?.annotations?.lastModified;
     const annotationPriority = listed?.annotations?.priority;
+    const listedAs = describedByListing(attachment, lastModified, annotationPriority);
     const described = skill
       ? {
-          ...attachment,
-          ...(lastModified !== undefined && { lastModified }),
+          ...listedAs,
           skillName: skill.frontmatter.name,
           skillFrame: { name: skill.frontmatter.name, description: skill.frontmatter.description },
-          ...(annotationPriority !== undefined && { annotationPriority }),
         }
-      : describedByListing(attachment, lastModified, annotationPriority);
+      : listedAs;
     const verdict =
       listed &&
       decideFromListing(
@@ -446,9 +447,8 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
         : // The decision itself carries the limits (the policy builds it once per grant).
           access,
     );
-    if (fate instanceof Promise)
-      return fate.then((settled) => turnItem(described, settled, annotationPriority));
-    return turnItem(described, fate, annotationPriority);
+    if (fate instanceof Promise) return fate.then((settled) => turnItem(described, settled));
+    return turnItem(described, fate);
   }
 
   /**
@@ -474,10 +474,9 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
 
 /** One attachment of the turn: where it came from and what became of it. */
 interface TurnItem {
-  readonly attachment: ResolvedAttachment & { readonly lastModified?: string; readonly skillName?: string };
+  /** With what its listing says of it (the listed priority ranks equal attachments), and its skill's name. */
+  readonly attachment: ListedAttachment & { readonly skillName?: string };
   readonly fate: FetchedAttachment;
-  /** The listed `annotations.priority` (0–1), where the server gives one: ranks equal attachments. */
-  readonly annotationPriority?: number;
 }
 
 type ReadyItem = TurnItem & { readonly fate: Extract<FetchedAttachment, { kind: 'ready' }> };
@@ -493,15 +492,10 @@ interface TurnContext {
   readonly fetch: FetchContext;
 }
 
-function turnItem(
-  attachment: TurnItem['attachment'],
-  fate: FetchedAttachment,
-  annotationPriority: number | undefined,
-): TurnItem {
+function turnItem(attachment: TurnItem['attachment'], fate: FetchedAttachment): TurnItem {
   const kept = keptItems.get(fate);
-  if (kept && kept.attachment === attachment && kept.annotationPriority === annotationPriority) return kept;
-  const item =
-    annotationPriority === undefined ? { attachment, fate } : { attachment, fate, annotationPriority };
+  if (kept && kept.attachment === attachment) return kept;
+  const item = { attachment, fate };
   if (Object.isFrozen(attachment)) keptItems.set(fate, item);
   return item;
 }
@@ -526,13 +520,6 @@ function readyPositionsOf(items: readonly TurnItem[]): number[] {
   for (let position = 0; position < items.length; position++)
     if (items[position]?.fate.kind === 'ready') positions[next++] = position;
   return positions;
-}
-
-/** An item's budget rank: its attachment's, with the listing's priority where there is one. */
-function budgetRankOf({ attachment, annotationPriority }: TurnItem): BudgetRank {
-  return annotationPriority === undefined
-    ? attachment
-    : { scope: attachment.scope, priority: attachment.priority, annotationPriority };
 }
 
 /** Who a turn acts as: its pipeline, and its agent where the host has one. */
