@@ -9,6 +9,7 @@ import { ContextError } from '../../src/errors.js';
 import { McpServerRegistry, type ReadOptions } from '../../src/mcp/mcp-server-registry.js';
 import type { Telemetry } from '../../src/trace/telemetry.js';
 import { startControlledServer } from '../support/controlled-server.js';
+import { countingRegistry } from '../support/counting-registry.js';
 
 const uri = 'doc://a';
 const target = { scope: 'pipeline', server: 'controlled', uri } as const;
@@ -511,33 +512,17 @@ describe('fetchAttachment: what a warm turn keeps is checked against the turn', 
 
   it("without a derived cache, the turn's converters convert the read", async () => {
     const { context } = start();
-    let converted = 0;
-    const converters = new ConverterRegistry().register({
-      ...plainTextConverter,
-      name: 'counted-plain-text',
-      convert: (input) => {
-        converted++;
-        return plainTextConverter.convert(input);
-      },
-    });
+    const { registry: converters, calls } = countingRegistry('text/plain');
     const fate = await fetchAttachment({ ...target }, context({ cache: new ContentCache(), converters }));
     expect(textOf(fate)).toEqual(['version 1']);
-    expect(converted).toBe(1);
+    expect(calls).toHaveLength(1);
   });
 
   it("a cached read prepared again with other converters, or another derived cache, is prepared with the turn's", async () => {
     const { server, context } = start();
     const cache = new ContentCache();
     const derived = new DerivedCache();
-    let second = 0;
-    const others = new ConverterRegistry().register({
-      ...plainTextConverter,
-      name: 'second-plain-text',
-      convert: (input) => {
-        second++;
-        return plainTextConverter.convert(input);
-      },
-    });
+    const { registry: others, calls } = countingRegistry('text/plain');
     const mine = { ...target };
     // A miss, then a hit: the hit's cached read keeps its preparation.
     await fetchAttachment(mine, context({ cache, derived }));
@@ -548,7 +533,7 @@ describe('fetchAttachment: what a warm turn keeps is checked against the turn', 
     expect(another.bytesHeld).toBeGreaterThan(0);
     const withOthers = await fetchAttachment(mine, context({ cache, derived: another, converters: others }));
     expect(withOthers.cache).toBe('hit');
-    expect(second).toBe(1);
+    expect(calls).toHaveLength(1);
     expect(server.readCount(uri)).toBe(1);
   });
 });

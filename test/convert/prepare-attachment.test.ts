@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { DerivedCache } from '../../src/cache/derived-cache.js';
-import type { Converter } from '../../src/convert/converter.js';
 import { createConverterRegistry } from '../../src/convert/converter-registry.js';
 import { hashContents } from '../../src/convert/hash-contents.js';
 import { prepareAttachment } from '../../src/convert/prepare-attachment.js';
+import { countingRegistry } from '../support/counting-registry.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const target = { scope: 'pipeline', server: 'docs', uri: 'docs://guide.md' } as const;
@@ -17,21 +17,6 @@ const guideSection = {
   bytes: 7,
   text: '# Guide',
 };
-
-/** A registry whose markdown converter counts its calls. */
-function countingRegistry() {
-  const calls: string[] = [];
-  const counting: Converter = {
-    name: 'counting',
-    mediaTypes: ['text/markdown'],
-    input: 'text',
-    convert: ({ text = '' }) => {
-      calls.push(text);
-      return { kind: 'text', text };
-    },
-  };
-  return { registry: createConverterRegistry([counting]), calls };
-}
 
 describe('prepareAttachment', () => {
   it('frames a read with its provenance, and names nothing it was not given', () => {
