@@ -136,11 +136,9 @@ export {
   type PromptSource,
   runPromptCommand,
 } from './prompts/run-prompt-command.js';
-export {
-  type ProviderEvents,
-  ResourceContextProvider,
-  type ResourceContextProviderOptions,
-} from './provider/resource-context-provider.js';
+export type { ProviderEvents } from './provider/provider-events.js';
+export { ResourceContextProvider } from './provider/resource-context-provider.js';
+export type { ResourceContextProviderOptions } from './provider/resource-context-provider-options.js';
 export { contextPreamble } from './render/frame-resource.js';
 export { neutralizeText, restoreText } from './render/neutralize-text.js';
 export { renderText } from './render/render-text.js';

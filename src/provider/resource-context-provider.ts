@@ -9,83 +9,40 @@ import { rankForBudget } from '../budget/rank-for-budget.js';
 import { createTiktokenTokenizer } from '../budget/tiktoken-tokenizer.js';
 import type { Tokenizer } from '../budget/tokenizer.js';
 import { collectTurnInstructions } from '../budget/turn-instructions.js';
-import type { CacheEvents, CacheMetrics, ContentCache, ContentCacheOptions } from '../cache/content-cache.js';
+import type { CacheMetrics } from '../cache/content-cache.js';
 import { createFreshness, type Freshness } from '../cache/create-freshness.js';
-import { type FetchContext, type FetchedAttachment, fetchAttachment } from '../cache/fetch-attachment.js';
-import type { ListingFailure } from '../cache/listing-index.js';
-import type { SubscriptionFailure } from '../cache/pin-subscriptions.js';
+import { fetchAttachment } from '../cache/fetch-attachment.js';
 import type { ConverterRegistry } from '../convert/converter-registry.js';
 import { ContextError } from '../errors.js';
 import type { McpServerRegistry } from '../mcp/mcp-server-registry.js';
-import { raceAbort } from '../mcp/race-abort.js';
 import type { Skill } from '../mcp/skill-schemas.js';
 import { parseOptions } from '../options/parse-options.js';
 import type { AccessPolicy } from '../policy/access-policy.js';
-import type { AccessDecision, AccessRequest, Principal } from '../policy/access-request.js';
 import { decideFromListing } from '../policy/decide-from-listing.js';
-import type { PolicyBoundServers } from '../policy/policy-bound-servers.js';
 import { addInstructionsBlock } from '../render/add-instructions-block.js';
 import { renderOrder } from '../render/render-order.js';
 import { checkSkillEntry } from '../skills/check-skill-entry.js';
-import type { SkillLimits, SkillLimitsInput } from '../skills/skill-limits.js';
+import type { SkillLimits } from '../skills/skill-limits.js';
 import { verifySkillFile } from '../skills/verify-skill-file.js';
 import { ChangeTracker } from '../trace/change-tracker.js';
 import { inSpan, type Telemetry } from '../trace/telemetry.js';
 import { traceTurn } from '../trace/trace-turn.js';
 import { TurnSpans, turnAttributes } from '../trace/turn-spans.js';
-import type { BudgetOptions, ContextBlock, InjectionTrace, ProvideResult, Turn } from '../types.js';
-import { describedByListing, type ListedAttachment } from './described-by-listing.js';
+import type { ProvideResult, Turn } from '../types.js';
+import { actorOf } from './actor-of.js';
+import { type Access, authorizeRead } from './authorize-read.js';
+import { capSkills } from './cap-skills.js';
+import { describedByListing } from './described-by-listing.js';
+import { failedFate } from './failed-fate.js';
+import { keepSubscribed } from './keep-subscribed.js';
+import type { ProviderEvents } from './provider-events.js';
 import { budgetOverrideSchema, providerOptionsSchema, type ResolvedBudget } from './provider-options.js';
+import { readyPositionsOf } from './ready-positions-of.js';
+import type { ResourceContextProviderOptions } from './resource-context-provider-options.js';
+import type { TurnContext } from './turn-context.js';
 import { startTurnDeadline } from './turn-deadline.js';
-
-export interface ResourceContextProviderOptions {
-  readonly servers: McpServerRegistry;
-  readonly attachments: AttachmentStore;
-  readonly policy: AccessPolicy;
-  readonly budget: BudgetOptions;
-  /** Defaults to tiktoken `o200k_base`, shared per process. */
-  readonly tokenizer?: Tokenizer;
-  /**
-   * The `initialize` instructions of the servers a turn injects from, as a framed section after
-   * the preamble that ranks below the host's own instructions; counted in the turn's budget
-   * (at most `maxTokens`, and never more than a quarter of it). Default `false` (off): they are
-   * written for agents calling the server's tools and would cost tokens on every turn.
-   * `exclude` names servers whose instructions never go in.
-   */
-  readonly serverInstructions?: { readonly maxTokens: number; readonly exclude?: readonly string[] } | false;
-  /** Converters by media type: `createConverterRegistry([...yours])`; default: the built-in ones. */
-  readonly converters?: ConverterRegistry;
-  readonly readTimeoutMs?: number;
-  readonly turnDeadlineMs?: number;
-  /**
-   * Caps on skills (pins with `skill: true`): files and total bytes per skill, checked from the
-   * skill's entry before anything is read, and skills per turn. Defaults: the skills extension's
-   * limits (512 files, 16 MiB) and 8 skills a turn.
-   */
-  readonly skills?: SkillLimitsInput;
-  /**
-   * The content cache: options for the provider's own, or a shared instance (several providers
-   * over one registry), or `false` to read every attachment every turn.
-   */
-  readonly cache?: ContentCache | ContentCacheOptions | false;
-  /**
-   * A span per turn with child spans per step and attachment, and turn metrics:
-   * `openTelemetry()` from `mcp-resource-context/opentelemetry`. None by default (no cost).
-   */
-  readonly telemetry?: Telemetry;
-}
-
-export type ProviderEvents = CacheEvents & {
-  /** A pinned resource could not be subscribed to; it is still re-read when its TTL runs out. */
-  'subscription-failed': [failure: SubscriptionFailure];
-  /**
-   * A background refresh of a server's listing (for annotations) failed; turns go on with the
-   * listing known before, or none.
-   */
-  'listing-failed': [failure: ListingFailure];
-  /** Once per turn, after the context is composed: the trace, and the blocks going to the model. */
-  injected: [trace: InjectionTrace, blocks: readonly ContextBlock[]];
-};
+import { type ReadyItem, type TurnItem, turnItem } from './turn-item.js';
+import { untilTurnEnds } from './until-turn-ends.js';
 
 /**
  * The pipeline stage that runs before every model call: it turns the MCP resources pinned to
@@ -222,7 +179,7 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
       resolved.map((attachment, index) => spans.inAttachment(index, 'authorize', authorize, attachment)),
       this.#skillLimits.maxPerTurn,
     );
-    this.#keepSubscribed(turn, resolved, accesses);
+    keepSubscribed(this.#freshness?.subscriptions, turn, resolved, accesses);
 
     // 3 fetch, 4 convert: concurrently per attachment, bounded by the turn deadline: whatever
     // an attachment still awaits when time is up (a connect, a skill entry, a conversion behind
@@ -332,30 +289,6 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
   }
 
   // --- Internal helpers ---
-
-  /**
-   * Pins (not one-off message attachments) stay subscribed while some scope holds them: the
-   * turn's own resolution and authorization decide which, nothing is resolved again.
-   */
-  #keepSubscribed(turn: Turn, resolved: readonly ResolvedAttachment[], accesses: readonly Access[]): void {
-    const subscriptions = this.#freshness?.subscriptions;
-    if (!subscriptions) return;
-    const held: Record<'pipeline' | 'conversation', Target[]> = { pipeline: [], conversation: [] };
-    for (let index = 0; index < resolved.length; index++) {
-      const attachment = resolved[index] as ResolvedAttachment;
-      if (!accesses[index]?.allowed) continue;
-      // The attachment is its own (server, uri) target: no copy per pin per turn.
-      const target: Target = attachment;
-      if (attachment.scope !== 'message') held[attachment.scope].push(target);
-      // A pin merged into a narrower scope's attachment is still held by its own scope.
-      for (const { scope } of attachment.superseded) {
-        if (scope !== 'message' && scope !== attachment.scope) held[scope].push(target);
-      }
-    }
-    subscriptions.reconcile(`pipeline:${turn.pipelineId}`, held.pipeline);
-    if (turn.conversationId)
-      subscriptions.reconcile(`conversation:${turn.conversationId}`, held.conversation);
-  }
 
   #turnBudget(turn: Turn): ResolvedBudget {
     if (!turn.budget) return this.#budget;
@@ -468,197 +401,4 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
     }
     return allowed;
   }
-}
-
-// --- Module helpers ---
-
-/** One attachment of the turn: where it came from and what became of it. */
-interface TurnItem {
-  /** With what its listing says of it (the listed priority ranks equal attachments), and its skill's name. */
-  readonly attachment: ListedAttachment & { readonly skillName?: string };
-  readonly fate: FetchedAttachment;
-}
-
-type ReadyItem = TurnItem & { readonly fate: Extract<FetchedAttachment, { kind: 'ready' }> };
-
-type Target = { server: string; uri: string };
-
-/** What every attachment of one turn is fetched with. */
-interface TurnContext {
-  readonly turn: Turn;
-  readonly actor: Principal;
-  /** Whether the actor may list each server, as decided this turn (see #mayList). */
-  readonly listable: Map<string, boolean>;
-  readonly fetch: FetchContext;
-}
-
-function turnItem(attachment: TurnItem['attachment'], fate: FetchedAttachment): TurnItem {
-  const kept = keptItems.get(fate);
-  if (kept && kept.attachment === attachment) return kept;
-  const item = { attachment, fate };
-  if (Object.isFrozen(attachment)) keptItems.set(fate, item);
-  return item;
-}
-
-// The item made for each fate of a frozen attachment: a cache hit served again is the same fate
-// object every turn (fetchAttachment keeps it), and a stored pin the same frozen attachment, so a
-// warm turn's item for an unchanged attachment is the last one.
-const keptItems = new WeakMap<FetchedAttachment, TurnItem>();
-
-/** An attachment's authorization: allowed with the binding's limits, or already decided. */
-type Access =
-  | Extract<AccessDecision, { allowed: true }>
-  | { readonly allowed: false; readonly fate: Extract<FetchedAttachment, { kind: 'failed' }> };
-
-/** Where the items that are ready for the budget stand in the turn's items. */
-function readyPositionsOf(items: readonly TurnItem[]): number[] {
-  let ready = 0;
-  for (const item of items) if (item.fate.kind === 'ready') ready++;
-  // Counted first: one array of the right length, not one grown by pushes, every turn.
-  const positions = new Array<number>(ready);
-  let next = 0;
-  for (let position = 0; position < items.length; position++)
-    if (items[position]?.fate.kind === 'ready') positions[next++] = position;
-  return positions;
-}
-
-/** Who a turn acts as: its pipeline, and its agent where the host has one. */
-function actorOf(turn: Turn): Principal {
-  return { pipelineId: turn.pipelineId, ...(turn.agentId !== undefined && { agentId: turn.agentId }) };
-}
-
-/** A read of one attachment, decided once through the view (a denial is audited there). */
-function authorizeRead(view: PolicyBoundServers, actor: Principal, attachment: ResolvedAttachment): Access {
-  if (attachment.error) {
-    return {
-      allowed: false,
-      fate: { kind: 'failed', status: 'error', error: attachment.error, cache: 'bypass', durationMs: 0 },
-    };
-  }
-  const decision = view.authorize(readRequestOf(actor, attachment), 'resources/read');
-  if (decision.allowed) return decision;
-  const error = new ContextError('POLICY_DENIED', decision.reason, { server: attachment.server });
-  return {
-    allowed: false,
-    fate: { kind: 'failed', status: 'denied', error, cache: 'bypass', durationMs: 0 },
-  };
-}
-
-// The read request of each frozen attachment (a stored pin resolves to the same frozen object
-// every turn), made for its actor: a warm turn authorizes without copies. An attachment built for
-// one turn gets a request built for it, and nothing is kept for it.
-const readRequests = new WeakMap<ResolvedAttachment, AccessRequest>();
-
-function readRequestOf(actor: Principal, attachment: ResolvedAttachment): AccessRequest {
-  const frozen = Object.isFrozen(attachment);
-  const kept = frozen ? readRequests.get(attachment) : undefined;
-  if (kept && kept.pipelineId === actor.pipelineId && kept.agentId === actor.agentId) return kept;
-  const request: AccessRequest = Object.freeze({
-    pipelineId: actor.pipelineId,
-    agentId: actor.agentId,
-    server: attachment.server,
-    operation: 'read',
-    uri: attachment.uri,
-    prompt: undefined,
-    tool: undefined,
-  });
-  if (frozen) readRequests.set(attachment, request);
-  return request;
-}
-
-/**
- * Skills beyond the host's per-turn cap, in rank order, are errors (LIMIT_EXCEEDED) before
- * anything is asked of their servers. `accesses` is one per attachment, in the same order.
- */
-function capSkills(
-  resolved: readonly ResolvedAttachment[],
-  accesses: Access[],
-  maxPerTurn: number,
-): Access[] {
-  let skills = 0;
-  for (let index = 0; index < resolved.length; index++) {
-    const attachment = resolved[index] as ResolvedAttachment;
-    if (!attachment.skill || !accesses[index]?.allowed) continue;
-    skills += 1;
-    if (skills <= maxPerTurn) continue;
-    const error = new ContextError(
-      'LIMIT_EXCEEDED',
-      `this turn already loads ${maxPerTurn} skill(s), the host's cap (skills.maxPerTurn)`,
-      { server: attachment.server, field: 'skills.maxPerTurn', value: maxPerTurn },
-    );
-    accesses[index] = {
-      allowed: false,
-      fate: { kind: 'failed', status: 'error', error, cache: 'bypass', durationMs: 0 },
-    };
-  }
-  return accesses;
-}
-
-/**
- * Each attachment's outcome, or — for every one still pending when the turn's signal aborts
- * (deadline or host) — a TURN_DEADLINE timeout; what was still running goes on in the
- * background (a shared read still fills the cache). One wait on the signal for the whole turn.
- */
-async function untilTurnEnds(
-  outcomes: readonly (TurnItem | Promise<TurnItem>)[],
-  resolved: readonly ResolvedAttachment[],
-  signal: AbortSignal,
-  deadlineMs: number,
-): Promise<TurnItem[]> {
-  // Everything answered at once (a warm turn) waits on nothing: the outcomes are the items.
-  if (!outcomes.some((outcome) => outcome instanceof Promise)) return outcomes as TurnItem[];
-  const started = performance.now();
-  const settled: (TurnItem | undefined)[] = new Array(outcomes.length);
-  const pending: Promise<void>[] = [];
-  for (let index = 0; index < outcomes.length; index++) {
-    const outcome = outcomes[index];
-    if (outcome instanceof Promise) {
-      pending.push(
-        outcome.then((item) => {
-          settled[index] = item;
-        }),
-      );
-    } else settled[index] = outcome;
-  }
-  try {
-    await raceAbort(Promise.all(pending), signal);
-  } catch (error) {
-    if (!signal.aborted) throw error;
-  }
-  return resolved.map((attachment, index) => {
-    const item = settled[index];
-    if (item) return item;
-    const failure = new ContextError(
-      'TURN_DEADLINE',
-      `${attachment.uri} was not ready by the turn deadline (${deadlineMs} ms)`,
-      { server: attachment.server },
-    );
-    const fate = {
-      kind: 'failed',
-      status: 'timeout',
-      error: failure,
-      cache: 'miss',
-      durationMs: performance.now() - started,
-    } as const;
-    return { attachment, fate };
-  });
-}
-
-/** A skill's entry that could not be had or is refused: an error (or timeout) for the trace. */
-function failedFate(
-  error: unknown,
-  attachment: ResolvedAttachment,
-  deadline: AbortSignal,
-  durationMs: number,
-): Extract<FetchedAttachment, { kind: 'failed' }> {
-  const failure = ContextError.isInstance(error)
-    ? error
-    : new ContextError(
-        'INTERNAL_ERROR',
-        `${attachment.uri}: ${String(error)}`,
-        { server: attachment.server },
-        error,
-      );
-  const status = deadline.aborted || failure.code === 'REQUEST_TIMEOUT' ? 'timeout' : 'error';
-  return { kind: 'failed', status, error: failure, cache: 'bypass', durationMs };
 }

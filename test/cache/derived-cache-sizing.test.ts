@@ -2,7 +2,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { ContentCache } from '../../src/cache/content-cache.js';
 import { ConverterRegistry } from '../../src/convert/converter-registry.js';
 import { plainTextConverter } from '../../src/convert/converters/plain-text-converter.js';
-import type { ResourceContextProviderOptions } from '../../src/provider/resource-context-provider.js';
+import type { ResourceContextProviderOptions } from '../../src/provider/resource-context-provider-options.js';
 import { startControlledServer } from '../support/controlled-server.js';
 import { startProviderHarness } from '../support/provider-harness.js';
 

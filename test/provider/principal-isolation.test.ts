@@ -2,7 +2,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { type OAuthServer, startOAuthServer, testUserHeader, userSkillUri } from '../../fixtures/index.js';
 import { MemoryOAuthStore } from '../../src/credentials/memory-oauth-store.js';
 import type { AuthorizationRequest } from '../../src/credentials/oauth-authorizer.js';
-import type { ResourceContextProviderOptions } from '../../src/provider/resource-context-provider.js';
+import type { ResourceContextProviderOptions } from '../../src/provider/resource-context-provider-options.js';
 import { createExplorationTools } from '../../src/tools/create-exploration-tools.js';
 import { sharedTokenizer, startProviderHarness } from '../support/provider-harness.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { createTiktokenTokenizer } from '../../src/budget/tiktoken-tokenizer.js';
 import type { AccessPolicyOptions } from '../../src/policy/access-policy.js';
-import type { ResourceContextProviderOptions } from '../../src/provider/resource-context-provider.js';
+import type { ResourceContextProviderOptions } from '../../src/provider/resource-context-provider-options.js';
 import { startControlledServer } from '../support/controlled-server.js';
 import { sharedTokenizer, startProviderHarness } from '../support/provider-harness.js';
 

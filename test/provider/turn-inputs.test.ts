@@ -2,10 +2,8 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { MemoryAttachmentStore } from '../../src/attachments/memory-attachment-store.js';
 import { McpServerRegistry } from '../../src/mcp/mcp-server-registry.js';
 import { AccessPolicy } from '../../src/policy/access-policy.js';
-import {
-  ResourceContextProvider,
-  type ResourceContextProviderOptions,
-} from '../../src/provider/resource-context-provider.js';
+import { ResourceContextProvider } from '../../src/provider/resource-context-provider.js';
+import type { ResourceContextProviderOptions } from '../../src/provider/resource-context-provider-options.js';
 import { startControlledServer } from '../support/controlled-server.js';
 import { sharedTokenizer, startProviderHarness } from '../support/provider-harness.js';
 

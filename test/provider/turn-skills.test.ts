@@ -4,7 +4,7 @@ import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { z } from 'zod';
 import { startWorkspaceFixture, type WorkspaceServerOptions } from '../../fixtures/index.js';
 import type { AccessPolicyOptions } from '../../src/policy/access-policy.js';
-import type { ResourceContextProviderOptions } from '../../src/provider/resource-context-provider.js';
+import type { ResourceContextProviderOptions } from '../../src/provider/resource-context-provider-options.js';
 import { startProviderHarness } from '../support/provider-harness.js';
 
 const pipeline = { pipelineId: 'support' };

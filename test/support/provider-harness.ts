@@ -4,10 +4,8 @@ import { MemoryAttachmentStore } from '../../src/attachments/memory-attachment-s
 import { createTiktokenTokenizer } from '../../src/budget/tiktoken-tokenizer.js';
 import { McpServerRegistry, type McpServerRegistryOptions } from '../../src/mcp/mcp-server-registry.js';
 import { AccessPolicy, type AccessPolicyOptions } from '../../src/policy/access-policy.js';
-import {
-  ResourceContextProvider,
-  type ResourceContextProviderOptions,
-} from '../../src/provider/resource-context-provider.js';
+import { ResourceContextProvider } from '../../src/provider/resource-context-provider.js';
+import type { ResourceContextProviderOptions } from '../../src/provider/resource-context-provider-options.js';
 
 export type TransportKind = 'memory' | 'http';
 

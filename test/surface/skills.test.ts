@@ -1,6 +1,6 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { startWorkspaceFixture, type WorkspaceServerOptions } from '../../fixtures/index.js';
-import type { ResourceContextProviderOptions } from '../../src/provider/resource-context-provider.js';
+import type { ResourceContextProviderOptions } from '../../src/provider/resource-context-provider-options.js';
 import { readSkillFile } from '../../src/skills/read-skill-file.js';
 import { startProviderHarness, type TransportKind } from '../support/provider-harness.js';
 

@@ -1,0 +1,55 @@
+import type { ResolvedAttachment } from '../attachments/resolve-turn-attachments.js';
+import type { FetchedAttachment } from '../cache/fetch-attachment.js';
+import { ContextError } from '../errors.js';
+import type { AccessDecision, AccessRequest, Principal } from '../policy/access-request.js';
+import type { PolicyBoundServers } from '../policy/policy-bound-servers.js';
+
+/** An attachment's authorization: allowed with the binding's limits, or already decided. */
+export type Access =
+  | Extract<AccessDecision, { allowed: true }>
+  | { readonly allowed: false; readonly fate: Extract<FetchedAttachment, { kind: 'failed' }> };
+
+/** A read of one attachment, decided once through the view (a denial is audited there). */
+export function authorizeRead(
+  view: PolicyBoundServers,
+  actor: Principal,
+  attachment: ResolvedAttachment,
+): Access {
+  if (attachment.error) {
+    return {
+      allowed: false,
+      fate: { kind: 'failed', status: 'error', error: attachment.error, cache: 'bypass', durationMs: 0 },
+    };
+  }
+  const decision = view.authorize(readRequestOf(actor, attachment), 'resources/read');
+  if (decision.allowed) return decision;
+  const error = new ContextError('POLICY_DENIED', decision.reason, { server: attachment.server });
+  return {
+    allowed: false,
+    fate: { kind: 'failed', status: 'denied', error, cache: 'bypass', durationMs: 0 },
+  };
+}
+
+// --- Internal helpers ---
+
+// The read request of each frozen attachment (a stored pin resolves to the same frozen object
+// every turn), made for its actor: a warm turn authorizes without copies. An attachment built for
+// one turn gets a request built for it, and nothing is kept for it.
+const readRequests = new WeakMap<ResolvedAttachment, AccessRequest>();
+
+function readRequestOf(actor: Principal, attachment: ResolvedAttachment): AccessRequest {
+  const frozen = Object.isFrozen(attachment);
+  const kept = frozen ? readRequests.get(attachment) : undefined;
+  if (kept && kept.pipelineId === actor.pipelineId && kept.agentId === actor.agentId) return kept;
+  const request: AccessRequest = Object.freeze({
+    pipelineId: actor.pipelineId,
+    agentId: actor.agentId,
+    server: attachment.server,
+    operation: 'read',
+    uri: attachment.uri,
+    prompt: undefined,
+    tool: undefined,
+  });
+  if (frozen) readRequests.set(attachment, request);
+  return request;
+}

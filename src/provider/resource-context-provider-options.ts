@@ -1,0 +1,46 @@
+import type { AttachmentStore } from '../attachments/attachment-store.js';
+import type { Tokenizer } from '../budget/tokenizer.js';
+import type { ContentCache, ContentCacheOptions } from '../cache/content-cache.js';
+import type { ConverterRegistry } from '../convert/converter-registry.js';
+import type { McpServerRegistry } from '../mcp/mcp-server-registry.js';
+import type { AccessPolicy } from '../policy/access-policy.js';
+import type { SkillLimitsInput } from '../skills/skill-limits.js';
+import type { Telemetry } from '../trace/telemetry.js';
+import type { BudgetOptions } from '../types.js';
+
+export interface ResourceContextProviderOptions {
+  readonly servers: McpServerRegistry;
+  readonly attachments: AttachmentStore;
+  readonly policy: AccessPolicy;
+  readonly budget: BudgetOptions;
+  /** Defaults to tiktoken `o200k_base`, shared per process. */
+  readonly tokenizer?: Tokenizer;
+  /**
+   * The `initialize` instructions of the servers a turn injects from, as a framed section after
+   * the preamble that ranks below the host's own instructions; counted in the turn's budget
+   * (at most `maxTokens`, and never more than a quarter of it). Default `false` (off): they are
+   * written for agents calling the server's tools and would cost tokens on every turn.
+   * `exclude` names servers whose instructions never go in.
+   */
+  readonly serverInstructions?: { readonly maxTokens: number; readonly exclude?: readonly string[] } | false;
+  /** Converters by media type: `createConverterRegistry([...yours])`; default: the built-in ones. */
+  readonly converters?: ConverterRegistry;
+  readonly readTimeoutMs?: number;
+  readonly turnDeadlineMs?: number;
+  /**
+   * Caps on skills (pins with `skill: true`): files and total bytes per skill, checked from the
+   * skill's entry before anything is read, and skills per turn. Defaults: the skills extension's
+   * limits (512 files, 16 MiB) and 8 skills a turn.
+   */
+  readonly skills?: SkillLimitsInput;
+  /**
+   * The content cache: options for the provider's own, or a shared instance (several providers
+   * over one registry), or `false` to read every attachment every turn.
+   */
+  readonly cache?: ContentCache | ContentCacheOptions | false;
+  /**
+   * A span per turn with child spans per step and attachment, and turn metrics:
+   * `openTelemetry()` from `mcp-resource-context/opentelemetry`. None by default (no cost).
+   */
+  readonly telemetry?: Telemetry;
+}
