@@ -35,6 +35,12 @@ export interface ChunkedEncodeOptions {
   /** Count from the end backwards (for tail cuts). */
   readonly fromEnd?: boolean;
   readonly keepTokens?: boolean;
+  /**
+   * From the start only: the tokens of `text.slice(0, end)` from an earlier call that stopped at
+   * `end`. Counting goes on from there: every place such a call stops is a chunk cut, where
+   * encoding on its own gives the tokens one call on the whole text would.
+   */
+  readonly resume?: { readonly tokens: Uint32Array; readonly end: number };
 }
 
 /**
@@ -48,10 +54,11 @@ export async function encodeChunked(
   options: ChunkedEncodeOptions = {},
 ): Promise<ChunkedEncoding> {
   const limit = options.limitTokens ?? Number.POSITIVE_INFINITY;
-  const parts: Uint32Array[] = [];
-  let count = 0;
+  const resume = options.fromEnd ? undefined : options.resume;
+  const parts: Uint32Array[] = resume && options.keepTokens ? [resume.tokens] : [];
+  let count = resume?.tokens.length ?? 0;
   let start = options.fromEnd ? text.length : 0;
-  let end = start;
+  let end = resume?.end ?? start;
   let lastYield = performance.now();
   while ((options.fromEnd ? start > 0 : end < text.length) && count <= limit) {
     // With a limit, read about as many characters as the tokens still wanted need: a small limit

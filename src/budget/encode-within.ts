@@ -6,8 +6,9 @@ export async function encodeWithin(
   text: string,
   limitTokens: number,
   from: 'start' | 'end',
+  resume?: BoundedEncoding,
 ): Promise<BoundedEncoding> {
-  if (tokenizer.encodeWithin) return tokenizer.encodeWithin(text, limitTokens, from);
+  if (tokenizer.encodeWithin) return tokenizer.encodeWithin(text, limitTokens, from, resume);
   const tokens = await tokenizer.encode(text);
   return { tokens, start: 0, end: text.length, complete: true };
 }

@@ -13,13 +13,16 @@ export interface BodyMeasure {
  * Counts a body only as far as `limitTokens`: a body that cannot fit gets an extrapolated
  * total (flagged), so fitting a 5 MB resource into 8k tokens costs about what 64 KB does. The
  * estimate is always above the limit, so the planner treats it exactly as it would the truth.
+ * `earlier`, a measure of the same body to a lower limit, lets the tokenizer go on from its end.
  */
 export async function measureBody(
   body: string,
   limitTokens: number,
   tokenizer: Tokenizer,
+  earlier?: BodyMeasure,
 ): Promise<BodyMeasure> {
-  const head = await encodeWithin(tokenizer, body, Math.max(0, limitTokens), 'start');
+  // Counting further goes on from where an earlier measure of this body stopped.
+  const head = await encodeWithin(tokenizer, body, Math.max(0, limitTokens), 'start', earlier?.head);
   if (head.complete) return { originalTokens: head.tokens.length, estimated: false, head };
   if (head.knownCount !== undefined) return { originalTokens: head.knownCount, estimated: false, head };
   const extrapolated = Math.round((head.tokens.length * body.length) / Math.max(1, head.end - head.start));

@@ -6,6 +6,7 @@ import { type BodyMeasure, measureBody } from './measure-body.js';
 import { type BudgetDecision, planBudget } from './plan-budget.js';
 import { measureCutOverhead } from './smallest-useful-cut.js';
 import type { Tokenizer } from './tokenizer.js';
+import { longestTruncationMarker } from './truncation-marker.js';
 
 /** What one attachment costs whole, and what a cut of it costs before any content. */
 export type Cost = FrameCost;
@@ -25,8 +26,13 @@ export interface PlannedAttachment extends AttachmentBody {
 
 // Rounds that count further into bodies the plan gave more than was counted.
 const maxMeasureRounds = 4;
-// Counting a little past an equal share saves a round when shares come out uneven.
-const shareSlack = 64;
+// Counting a little past a share saves a round when shares come out uneven; a round goes on from
+// where the last one stopped, so the slack need only cover small shifts.
+const shareSlack = 16;
+// How far past an equal share a body that may fit whole in it is counted.
+const wholeSlack = 64;
+// Characters a token in a guess at a frame's and marker's count: low, as they run 3 and more.
+const charsPerOverheadToken = 4;
 
 /**
  * Measures and plans together. Each body is counted only as far as its share could reach: fair
@@ -40,12 +46,24 @@ export async function planShares(
   options: ComposeOptions,
   available: number,
 ): Promise<PlannedAttachment[]> {
-  const firstShare =
-    options.strategy === 'fair' ? Math.ceil(available / attachments.length) + shareSlack : available;
+  const equalShare = Math.ceil(available / attachments.length);
   let measured = await Promise.all(
     attachments.map(async (attachment) => {
       const ceiling = Math.max(0, Math.min(attachment.item.capTokens ?? available, available));
-      const measure = await measureCached(attachment, Math.min(ceiling, firstShare), tokenizer, options);
+      if (options.strategy !== 'fair') {
+        return {
+          ...attachment,
+          ceiling,
+          measure: await measureCached(attachment, ceiling, tokenizer, options),
+        };
+      }
+      // A cut gets its share less its frame and marker: count that far first. A body that may
+      // yet fit whole in an equal share is counted on to it, so the plan sees its exact count.
+      const cutShare = Math.min(ceiling, Math.max(0, equalShare - guessCutOverhead(attachment)) + shareSlack);
+      const wholeShare = Math.min(ceiling, equalShare + wholeSlack);
+      let measure = await measureCached(attachment, cutShare, tokenizer, options);
+      if (measure.estimated && cutShare < wholeShare && measure.originalTokens <= wholeShare)
+        measure = await measureCached(attachment, wholeShare, tokenizer, options, measure);
       return { ...attachment, ceiling, measure };
     }),
   );
@@ -91,8 +109,11 @@ export async function planShares(
     measured = await Promise.all(
       planned.map(async (attachment) => {
         if (!short(attachment) || attachment.decision.fate !== 'truncated') return attachment;
-        const limit = Math.min(attachment.ceiling, attachment.decision.tokens * 2);
-        return { ...attachment, measure: await measureCached(attachment, limit, tokenizer, options) };
+        const limit = Math.min(attachment.ceiling, attachment.decision.contentTokens + shareSlack);
+        return {
+          ...attachment,
+          measure: await measureCached(attachment, limit, tokenizer, options, attachment.measure),
+        };
       }),
     );
   }
@@ -155,10 +176,30 @@ async function measureCached(
   limit: number,
   tokenizer: Tokenizer,
   options: ComposeOptions,
+  earlier?: BodyMeasure,
 ): Promise<BodyMeasure> {
-  if (item.contentKey === undefined || !options.derived) return measureBody(body.body, limit, tokenizer);
+  if (item.contentKey === undefined || !options.derived)
+    return measureBody(body.body, limit, tokenizer, earlier);
   const key = `${item.contentKey}|${tokenizer.name}|${modelKey(options.model)}`;
-  return options.derived.measureOnce(key, limit, () => measureBody(body.body, limit, tokenizer));
+  return options.derived.measureOnce(key, limit, () => measureBody(body.body, limit, tokenizer, earlier));
+}
+
+/**
+ * What a cut of the attachment might cost before content (frame and longest marker), guessed
+ * from their length at 4 characters a token without counting: the frame's count depends on the
+ * body's count, which the guess is for. Frames run 3 characters a token and more, so the guess
+ * is low, and a first share less it is counted a little past what the plan will give.
+ */
+function guessCutOverhead({ item, body }: AttachmentBody): number {
+  const { server, uri } = item.provenance;
+  // The body's length in characters is at least its count: its digits are as many or more.
+  const originalTokens = body.body.length;
+  const frame = frameResource(
+    { ...item.provenance, originalTokens, originalTokensEstimated: true, truncated: true },
+    '',
+  );
+  const marker = longestTruncationMarker({ server, uri, originalTokens, estimated: true });
+  return Math.floor((frame.length + marker.length) / charsPerOverheadToken);
 }
 
 /** The body depends on which media the model takes in (parts or placeholders). */

@@ -139,14 +139,18 @@ export function createTiktokenTokenizer(
       }
       return flight;
     },
-    encodeWithin: async (text, limitTokens, from) => {
+    encodeWithin: async (text, limitTokens, from, resume) => {
       const cacheable = text.length >= cacheFromChars;
       let key = cacheable && countedLengths.has(text.length) ? await keyOf(text) : undefined;
       const known = key === undefined ? undefined : counts.get(key);
+      // Only an encoding of this text from its start, which stopped at one of our chunk cuts (the
+      // caller's word: it came from this tokenizer), can be gone on from; from the end, none is.
+      const resumable = resume !== undefined && resume.start === 0;
       const result = await encodeChunked(text, pieceEncoder, {
         limitTokens,
         fromEnd: from === 'end',
         keepTokens: true,
+        ...(resumable && { resume }),
       });
       if (result.complete && cacheable) {
         key ??= await keyOf(text);

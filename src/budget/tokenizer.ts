@@ -16,8 +16,16 @@ export interface Tokenizer {
   /**
    * Tokens from the start (or the end) of `text` until more than `limitTokens` are seen, so the
    * cost grows with the limit, not the text. Optional: without it the whole text is encoded.
+   * `resume`, from the start only: an earlier bounded encoding of the same text from its start;
+   * a tokenizer may go on from its end instead of encoding its tokens again (the result still
+   * covers the text from its start). One that ignores `resume` is just as exact, only slower.
    */
-  encodeWithin?(text: string, limitTokens: number, from: 'start' | 'end'): Promise<BoundedEncoding>;
+  encodeWithin?(
+    text: string,
+    limitTokens: number,
+    from: 'start' | 'end',
+    resume?: BoundedEncoding,
+  ): Promise<BoundedEncoding>;
   /**
    * The exact count of `text.slice(0, chars)`, read off `encoding` (tokens from the start of
    * `text`) without encoding again; undefined unless `chars` falls on a piece boundary the

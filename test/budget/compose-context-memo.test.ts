@@ -104,8 +104,8 @@ describe('composeContext with a derived memo', () => {
     // then as grown: only the frames' costs are reused (keyed by what a frame names).
     expect(calls).toEqual([
       'count 192',
-      'encodeWithin start 968',
-      'encodeWithin start 968',
+      'encodeWithin start 843',
+      'encodeWithin start 843',
       ...[
         'count 3',
         'count 12',

@@ -326,9 +326,55 @@ describe('encodeChunked without safe boundaries', () => {
       expect([...limited.tokens]).toEqual([...encoder.encode_ordinary(text.slice(limited.start))]);
     }
   });
+
+  it('goes on from where a limited count stopped, token for token as one count to the higher limit', async () => {
+    for (const text of [minified, longRun]) {
+      const first = await encodeChunked(text, encodePiece, { limitTokens: 300, keepTokens: true });
+      expect(first.complete).toBe(false);
+      const seen: string[] = [];
+      const resumed = await encodeChunked(text, pieceEncoder(seen), {
+        limitTokens: 2000,
+        keepTokens: true,
+        resume: first,
+      });
+      // Nothing before the first count's end is encoded again (long runs go to bytePairEncode,
+      // not to tiktoken: what tiktoken is given is at most the stretch between the two ends).
+      expect(seen.join('').length).toBeLessThanOrEqual(resumed.end - first.end);
+      expect(resumed.start).toBe(0);
+      expect([...resumed.tokens]).toEqual([...encoder.encode_ordinary(text.slice(0, resumed.end))]);
+      const direct = await encodeChunked(text, encodePiece, { limitTokens: 2000, keepTokens: true });
+      expect(resumed.count).toBe(resumed.tokens.length);
+      expect(resumed.count).toBeGreaterThan(2000);
+      expect([...resumed.tokens].slice(0, 2001)).toEqual([...direct.tokens].slice(0, 2001));
+    }
+  });
 });
 
 describe('encodeChunked', () => {
+  it('property: a count gone on from an earlier limited one equals the text’s own encoding, whatever the limits', async () => {
+    // Mixed lines (code, paths after newlines, whitespace runs, CJK, emoji, special-token text).
+    const text = mixedText(40_000);
+    const whole = [...encoder.encode_ordinary(text)];
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: 3000 }),
+        fc.integer({ min: 1, max: 6000 }),
+        async (first, more) => {
+          const earlier = await encodeChunked(text, encodePiece, { limitTokens: first, keepTokens: true });
+          const resumed = await encodeChunked(text, encodePiece, {
+            limitTokens: first + more,
+            keepTokens: true,
+            resume: earlier,
+          });
+          expect(resumed.count).toBeGreaterThan(first + more);
+          expect([...resumed.tokens]).toEqual(whole.slice(0, resumed.tokens.length));
+          expect(encoder.encode_ordinary(text.slice(0, resumed.end)).length).toBe(resumed.count);
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
   it('counts exactly what one encode_ordinary call counts, on 1 MB of mixed code, prose, CJK, emoji and paths', async () => {
     const text = mixedText(1_000_000);
     const chunked = await encodeChunked(text, encodePiece, { keepTokens: true });

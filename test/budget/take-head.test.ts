@@ -107,12 +107,12 @@ describe('takeHead', () => {
       expect(calls).toEqual([]);
     });
 
-    it('a partial encoding shorter than the limit: the head is encoded as far as the limit', async () => {
+    it('a partial encoding shorter than the limit: the head is encoded on from it as far as the limit', async () => {
       const { tokenizer, calls } = createCharTokenizer({ bounded: true, prefix: true });
       const counted = await tokenizer.encodeWithin?.(body, 3, 'start');
       calls.length = 0;
       expect(await takeHead(body, 6, tokenizer, false, counted)).toMatchObject({ text: 'abcdef', tokens: 6 });
-      expect(calls).toEqual(['encodeWithin start 6']);
+      expect(calls).toEqual(['encodeWithin start 6 after 4']);
     });
   });
 

@@ -165,6 +165,38 @@ describe('createTiktokenTokenizer', () => {
     expect([...(tail?.tokens ?? [])]).toEqual([...reference.encode_ordinary(lines.slice(3510))]);
   });
 
+  it('goes on from an earlier encoding of the start, encoding only the rest; an encoding from the end is no place to go on from', async () => {
+    const encodeOrdinary = vi.spyOn(Tiktoken.prototype, 'encode_ordinary');
+    onTestFinished(() => encodeOrdinary.mockRestore());
+    const head = await tokenizer.encodeWithin?.(lines, 3, 'start');
+    const tail = await tokenizer.encodeWithin?.(lines, 3, 'end');
+    if (!head || !tail) throw new Error('the tiktoken tokenizer encodes within a limit');
+    encodeOrdinary.mockClear();
+    // 220 tokens counted to character 990; on to past 400: 256 characters more at least (a line
+    // start at 1,440 after a window of 450 at the ratio seen plus an eighth).
+    const further = await tokenizer.encodeWithin?.(lines, 400, 'start', head);
+    const given = encodeOrdinary.mock.calls.map(([text]) => text).join('');
+    expect(given).toBe(lines.slice(990, further?.end));
+    expect([...(further?.tokens ?? [])]).toEqual([
+      ...reference.encode_ordinary(lines.slice(0, further?.end)),
+    ]);
+    expect(further?.tokens.length).toBeGreaterThan(400);
+    // An encoding from the end is no place to go on from: counted from the start as without it.
+    const fromTail = await tokenizer.encodeWithin?.(lines, 400, 'start', tail);
+    const fresh = await tokenizer.encodeWithin?.(lines, 400, 'start');
+    expect([fromTail?.start, fromTail?.end, fromTail?.tokens]).toEqual([0, fresh?.end, fresh?.tokens]);
+    // Gone on from a complete encoding, there is nothing left to encode.
+    const wholeText = await tokenizer.encodeWithin?.(lines, 5000, 'start');
+    expect(wholeText?.complete).toBe(true);
+    encodeOrdinary.mockClear();
+    const again = await tokenizer.encodeWithin?.(lines, 5000, 'start', wholeText);
+    expect([again?.complete, again?.tokens.length]).toEqual([true, 1000]);
+    expect(encodeOrdinary).not.toHaveBeenCalled();
+    // From the end, it is encoded from the start as without it.
+    const fromEnd = await tokenizer.encodeWithin?.(lines, 3, 'end', head);
+    expect([fromEnd?.start, fromEnd?.end]).toEqual([tail.start, tail.end]);
+  });
+
   it('reads a prefix count only off an encoding from the start that covers the prefix', async () => {
     const head = await tokenizer.encodeWithin?.(lines, 3, 'start');
     const tail = await tokenizer.encodeWithin?.(lines, 3, 'end');

@@ -18,7 +18,8 @@ export interface Taken {
 
 /**
  * The first `limit` tokens of `body` as text, decoded from the counting pass's tokens (never
- * re-encoding the whole). A multi-byte character cut at the end is dropped, not garbled.
+ * re-encoding the whole; a shorter counting pass is gone on from). A multi-byte character cut at
+ * the end is dropped, not garbled.
  */
 export async function takeHead(
   body: string,
@@ -31,7 +32,7 @@ export async function takeHead(
   const encoding =
     counted && (counted.complete || counted.tokens.length >= limit)
       ? counted
-      : await encodeWithin(tokenizer, body, limit, 'start');
+      : await encodeWithin(tokenizer, body, limit, 'start', counted);
   const tokens = Math.min(limit, encoding.tokens.length);
   const text = tokenizer.decode(encoding.tokens.subarray(0, tokens));
   if (!lineAware) return withExactCount({ text, tokens }, body, encoding, tokenizer);
