@@ -160,11 +160,14 @@ async function measureFrame(
 ): Promise<Cost> {
   const provenance = provenanceOf(item, measure);
   const [wholeTokens, cut] = await Promise.all([
-    tokenizer.count(frameResource({ ...provenance, truncated: false }, '')),
+    // A body counted only in part has an estimated whole cost: the cut frame's count stands in
+    // for the whole frame's (they differ only in `truncated`), and a body planned whole on such an
+    // estimate is counted as it renders, then cut if it is over (see fitRendering).
+    measure.estimated ? undefined : tokenizer.count(frameResource({ ...provenance, truncated: false }, '')),
     measureCutOverhead({ ...provenance, originalTokens: measure.originalTokens }, tokenizer),
   ]);
   return {
-    fullTokens: wholeTokens + measure.originalTokens,
+    fullTokens: (wholeTokens ?? cut.frameTokens) + measure.originalTokens,
     truncatedOverheadTokens: cut.frameTokens + cut.markerTokens,
     markerTokens: cut.markerTokens,
   };
