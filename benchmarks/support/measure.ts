@@ -33,20 +33,70 @@ export function collectGarbage(rounds = 1): void {
   for (let round = 0; round < rounds; round++) (globalThis as { gc?: () => void }).gc?.();
 }
 
+/** One window of a tail measurement: the p50 and p99 of `turns` awaited calls, in ms. */
+export interface TailWindow {
+  readonly p50: number;
+  readonly p99: number;
+}
+
 /**
- * The machine's own p99/p50 for `turns` awaited calls of fixed, allocation-free CPU work lasting
- * about `ms` each, measured as a warm turn's tail is: what the tail of a workload that cannot
- * vary looks like on this machine now (other processes, frequency changes, the hypervisor). A
- * figure to read beside a measured p99/p50, never to subtract from it.
+ * The p50 and p99 of `work` over `windows` windows of `turns` awaited calls each, and, right after
+ * each, those of fixed, allocation-free CPU work lasting about the first window's p50, timed the
+ * same way: the machine's own tail for work that cannot vary, at the same moments (other
+ * processes, frequency changes, the hypervisor). One window's p99 is its third-slowest of 200
+ * calls, which one noisy second on a shared machine decides; several windows show how much of a
+ * tail is the work's and how much the moment's. The fixed work is a figure to read beside the
+ * work's, never to subtract from it.
  */
-export async function fixedWorkP99OverP50(ms: number, turns: number): Promise<number> {
-  let sink = 0;
+export async function tailWindows(
+  work: () => Promise<unknown>,
+  windows: number,
+  turns: number,
+): Promise<{ work: TailWindow[]; fixed: TailWindow[] }> {
+  const measured: TailWindow[] = [];
+  const fixed: TailWindow[] = [];
+  let fixedWork: (() => Promise<void>) | undefined;
+  for (let index = 0; index < windows; index++) {
+    const window = await timeWindow(work, turns);
+    measured.push(window);
+    fixedWork ??= fixedCpuWork(window.p50);
+    fixed.push(await timeWindow(fixedWork, turns));
+  }
+  return { work: measured, fixed };
+}
+
+/** The window whose p99/p50 is the median of all windows' (the upper median for an even count). */
+export function medianWindow(windows: readonly TailWindow[]): TailWindow {
+  const sorted = [...windows].sort((a, b) => a.p99 / a.p50 - b.p99 / b.p50);
+  const median = sorted[Math.floor(sorted.length / 2)];
+  if (!median) throw new Error('medianWindow needs at least one window');
+  return median;
+}
+
+// --- Internal helpers ---
+
+async function timeWindow(work: () => Promise<unknown>, turns: number): Promise<TailWindow> {
+  // Unmeasured first: what ran in between (the other kind of work) leaves the caches cold.
+  for (let index = 0; index < 20; index++) await work();
+  const times: number[] = [];
+  for (let index = 0; index < turns; index++) {
+    const started = performance.now();
+    await work();
+    times.push(performance.now() - started);
+  }
+  return { p50: percentile(times, 50), p99: percentile(times, 99) };
+}
+
+let sink = 0;
+
+/** Awaited, allocation-free CPU work of about `ms`, calibrated on this machine now. */
+function fixedCpuWork(ms: number): () => Promise<void> {
   const spin = (iterations: number) => {
     let value = sink;
     for (let index = 0; index < iterations; index++) value = (value * 31 + index) | 0;
     sink = value;
   };
-  // Calibrated on this machine: iterations per millisecond, from the fastest of a few tries.
+  // Iterations per millisecond, from the fastest of a few tries.
   const probe = 200_000;
   let fastest = Number.POSITIVE_INFINITY;
   for (let attempt = 0; attempt < 5; attempt++) {
@@ -55,16 +105,8 @@ export async function fixedWorkP99OverP50(ms: number, turns: number): Promise<nu
     fastest = Math.min(fastest, performance.now() - started);
   }
   const iterations = Math.max(1, Math.round((probe / Math.max(fastest, 1e-3)) * ms));
-  const turn = async () => {
+  return async () => {
     await null;
     spin(iterations);
   };
-  for (let index = 0; index < 50; index++) await turn();
-  const times: number[] = [];
-  for (let index = 0; index < turns; index++) {
-    const started = performance.now();
-    await turn();
-    times.push(performance.now() - started);
-  }
-  return percentile(times, 99) / percentile(times, 50);
 }
