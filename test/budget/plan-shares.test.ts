@@ -103,6 +103,41 @@ describe('planShares', () => {
     ]);
   });
 
+  it('fair: a body whose estimate is exactly its whole share is counted on to it; one token more is not', async () => {
+    // 200 tokens available, two bodies: equal shares of 100, so whole shares of 164. Counted to
+    // its cut share of 40 (100 less a guess of 76 for a three-digit count, plus 16; 41 seen), a
+    // 164-character body is estimated at 164 tokens, within its whole share: counted on to it, it
+    // is found whole. At 165 it is estimated past the whole share and could only be cut: counting
+    // on to 164 would show nothing the plan can use.
+    for (const [length, counted, further] of [
+      [164, 164, ['encodeWithin start 164 after 41']],
+      [165, 41, []],
+    ] as const) {
+      const { tokenizer, calls } = createCharTokenizer({ bounded: true });
+      const pair = [attachment(1, 'a'.repeat(30)), attachment(2, 'b'.repeat(length))];
+      const planned = await planShares(pair, tokenizer, options(), 200);
+      expect(outcome(planned)[1]).toMatchObject({
+        counted,
+        originalTokens: length,
+        estimated: counted !== length,
+      });
+      expect(calls.filter((call) => call.startsWith('encodeWithin'))).toEqual([
+        'encodeWithin start 41',
+        'encodeWithin start 40',
+        ...further,
+      ]);
+    }
+  });
+
+  it('fair: the guess at a cut is the cut frame’s length (truncated="true") and its longest marker’s, at 4 characters a token', async () => {
+    // docs://page/10 with a 500-character body: a frame of 160 characters and a longest marker of
+    // 147 make 307, a guess of 76 tokens, so the first count goes to 1,000 - 76 + 16. A whole
+    // frame (truncated="false") is a character longer: 308 would guess 77, one token less counted.
+    const { tokenizer, calls } = createCharTokenizer({ bounded: true });
+    await planShares([attachment(10, 'b'.repeat(500))], tokenizer, options(), 1000);
+    expect(calls.filter((call) => call.startsWith('encodeWithin'))[0]).toBe('encodeWithin start 940');
+  });
+
   it('a second round counts as far as the content share and 16 more, going on from the first', async () => {
     // Counted to 1,440, given 1,690 of content under its cap of 2,000: on to 1,706, not to the cap.
     const { tokenizer, calls } = createCharTokenizer({ bounded: true });
