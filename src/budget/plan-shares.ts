@@ -36,8 +36,9 @@ const charsPerOverheadToken = 4;
 
 /**
  * Measures and plans together. Each body is counted only as far as its share could reach: fair
- * sharing starts every body at an equal share and counts further only where the plan hands out
- * more, so the total counted follows the budget, not the number or size of the resources.
+ * sharing counts every body about as far as an equal share's cut would show, and further (going
+ * on from there) only where the plan hands out more, so the total counted follows the budget, not
+ * the number or size of the resources.
  * Returns one record per attachment, in the order given.
  */
 export async function planShares(
@@ -195,7 +196,8 @@ async function measureCached(
  */
 function guessCutOverhead({ item, body }: AttachmentBody): number {
   const { server, uri } = item.provenance;
-  // The body's length in characters is at least its count: its digits are as many or more.
+  // The body's length stands in for its count, which is not known yet: a guess needs only about
+  // as many digits (a token is a character or more, but for rare characters and emoji).
   const originalTokens = body.body.length;
   const frame = frameResource(
     { ...item.provenance, originalTokens, originalTokensEstimated: true, truncated: true },
