@@ -4,9 +4,8 @@ import type { BlockProvenance, ModelCapabilities } from '../types.js';
 import type { ComposableAttachment, ComposeOptions, FrameCost } from './composable-attachment.js';
 import { type BodyMeasure, measureBody } from './measure-body.js';
 import { type BudgetDecision, planBudget } from './plan-budget.js';
-import { measureCutOverhead } from './smallest-useful-cut.js';
+import { cutOverheadTexts, measureCutOverhead } from './smallest-useful-cut.js';
 import type { Tokenizer } from './tokenizer.js';
-import { longestTruncationMarker } from './truncation-marker.js';
 
 /** What one attachment costs whole, and what a cut of it costs before any content. */
 export type Cost = FrameCost;
@@ -195,15 +194,13 @@ async function measureCached(
  * is low, and a first share less it is counted a little past what the plan will give.
  */
 function guessCutOverhead({ item, body }: AttachmentBody): number {
-  const { server, uri } = item.provenance;
   // The body's length stands in for its count, which is not known yet: a guess needs only about
   // as many digits (a token is a character or more, but for rare characters and emoji).
-  const originalTokens = body.body.length;
-  const frame = frameResource(
-    { ...item.provenance, originalTokens, originalTokensEstimated: true, truncated: true },
-    '',
-  );
-  const marker = longestTruncationMarker({ server, uri, originalTokens, estimated: true });
+  const { frame, marker } = cutOverheadTexts({
+    ...item.provenance,
+    originalTokens: body.body.length,
+    originalTokensEstimated: true,
+  });
   return Math.floor((frame.length + marker.length) / charsPerOverheadToken);
 }
 

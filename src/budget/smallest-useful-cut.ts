@@ -18,15 +18,22 @@ export type CutFacts = Omit<BlockProvenance, 'truncated'> & { readonly originalT
  * its facts can produce. The planner's cost of a cut and the pin-time floor both come from here.
  */
 export async function measureCutOverhead(facts: CutFacts, tokenizer: Tokenizer): Promise<CutOverhead> {
-  const frame = frameResource({ ...facts, truncated: true }, '');
-  const marker = longestTruncationMarker({
-    server: facts.server,
-    uri: facts.uri,
-    originalTokens: facts.originalTokens,
-    estimated: facts.originalTokensEstimated === true,
-  });
+  const { frame, marker } = cutOverheadTexts(facts);
   const [frameTokens, markerTokens] = await Promise.all([tokenizer.count(frame), tokenizer.count(marker)]);
   return { frameTokens, markerTokens };
+}
+
+/** What a cut adds before any content: its frame (marked truncated, no body) and its longest marker. */
+export function cutOverheadTexts(facts: CutFacts): { readonly frame: string; readonly marker: string } {
+  return {
+    frame: frameResource({ ...facts, truncated: true }, ''),
+    marker: longestTruncationMarker({
+      server: facts.server,
+      uri: facts.uri,
+      originalTokens: facts.originalTokens,
+      estimated: facts.originalTokensEstimated === true,
+    }),
+  };
 }
 
 /** What a pin names before any content is known: where it points and which scope holds it. */
