@@ -11,9 +11,74 @@ import type { TokenizerEncoding } from './encoding-for-model.js';
  */
 export function bytePairEncode(encoding: TokenizerEncoding, piece: string): Uint32Array {
   const ranks = ranksOf(encoding);
-  const bytes = Buffer.from(piece, 'utf8').toString('latin1');
+  const bytes = isAscii(piece) ? piece : Buffer.from(piece, 'utf8').toString('latin1');
   const whole = ranks.get(bytes);
   if (whole !== undefined) return Uint32Array.of(whole);
+  return bytes.length <= shortPieceBytes ? mergeShort(ranks, bytes) : mergeLong(ranks, encoding, bytes);
+}
+
+/** The rank table of `encoding`, loaded now if it is not yet (see ranksOf). */
+export function loadRanks(encoding: TokenizerEncoding): void {
+  ranksOf(encoding);
+}
+
+// --- Internal helpers ---
+
+/** ASCII text is its own byte string (one latin1 character per byte). */
+function isAscii(text: string): boolean {
+  for (let index = 0; index < text.length; index++) if (text.charCodeAt(index) > 0x7f) return false;
+  return true;
+}
+
+// Up to this many bytes a piece is merged as tiktoken does, scanning all pairs for the lowest
+// rank after each merge: quadratic, but with no heap and no per-piece arrays it is the faster
+// way for the short pieces of ordinary text.
+const shortPieceBytes = 64;
+const shortStarts = new Int32Array(shortPieceBytes + 1);
+const shortRanks = new Float64Array(shortPieceBytes);
+
+/** tiktoken's `_byte_pair_merge` on a short piece (parts listed by their starts). */
+function mergeShort(ranks: Map<string, number>, bytes: string): Uint32Array {
+  const starts = shortStarts;
+  const pairRanks = shortRanks;
+  let parts = bytes.length;
+  for (let index = 0; index <= parts; index++) starts[index] = index;
+  const rankOf = (first: number) =>
+    first + 1 < parts ? (ranks.get(bytes.slice(starts[first], starts[first + 2])) ?? Infinity) : Infinity;
+  for (let index = 0; index < parts; index++) pairRanks[index] = rankOf(index);
+  for (;;) {
+    let lowest = Infinity;
+    let at = -1;
+    // The leftmost of the lowest, as tiktoken takes it.
+    for (let index = 0; index + 1 < parts; index++) {
+      const rank = pairRanks[index] as number;
+      if (rank < lowest) {
+        lowest = rank;
+        at = index;
+      }
+    }
+    if (at < 0) break;
+    starts.copyWithin(at + 1, at + 2, parts + 1);
+    pairRanks.copyWithin(at + 1, at + 2, parts);
+    parts--;
+    pairRanks[at] = rankOf(at);
+    if (at > 0) pairRanks[at - 1] = rankOf(at - 1);
+  }
+  const tokens = new Uint32Array(parts);
+  for (let index = 0; index < parts; index++)
+    tokens[index] = rankOfPart(ranks, bytes, starts[index] as number, starts[index + 1] as number);
+  return tokens;
+}
+
+function rankOfPart(ranks: Map<string, number>, bytes: string, start: number, end: number): number {
+  const rank = ranks.get(bytes.slice(start, end));
+  // Every single byte is in the vocabulary, and merges only make ranked byte strings.
+  if (rank === undefined) throw new Error('no rank for a byte-pair part');
+  return rank;
+}
+
+/** The same merges with the candidate pairs in a heap: O(n log n) for long pieces. */
+function mergeLong(ranks: Map<string, number>, encoding: TokenizerEncoding, bytes: string): Uint32Array {
   const length = bytes.length;
   // Parts are identified by their first byte; `next` links them (length = end of text).
   const next = new Int32Array(length);
@@ -64,8 +129,6 @@ export function bytePairEncode(encoding: TokenizerEncoding, piece: string): Uint
   }
   return Uint32Array.from(tokens);
 }
-
-// --- Internal helpers ---
 
 const loaded = new Map<TokenizerEncoding, Map<string, number>>();
 const require = createRequire(import.meta.url);

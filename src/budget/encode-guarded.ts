@@ -1,7 +1,9 @@
 /** How text is encoded exactly: tiktoken's own call, its pre-tokenizer, and a fast BPE for long pieces. */
 export interface PieceEncoder {
-  /** tiktoken's encoding of a text (`encode_ordinary`): exact, but quadratic in its longest piece. */
+  /** tiktoken's encoding of a text (`encode_ordinary`): exact, but maybe quadratic in its longest piece. */
   readonly ordinary: (text: string) => Uint32Array;
+  /** Whether `ordinary` is linear in its longest piece already (encode-ordinary.ts): no guard needed. */
+  readonly linear?: boolean;
   /** The encoding's pre-tokenizer as a sticky regex (see pre-tokenize-pattern.ts). */
   readonly pieces: RegExp;
   /** Tokens of one piece, exactly as tiktoken merges them, in O(n log n) (see byte-pair-encode.ts). */
@@ -30,7 +32,7 @@ const longRun = new RegExp(
  * tiktoken together, each long one to the fast byte-pair encoder. Everything else is one call.
  */
 export function encodeGuarded(chunk: string, encoder: PieceEncoder): Uint32Array {
-  if (!mayHoldLongPiece(chunk)) return encoder.ordinary(chunk);
+  if (encoder.linear || !mayHoldLongPiece(chunk)) return encoder.ordinary(chunk);
   const parts: Uint32Array[] = [];
   let pending = 0;
   const { pieces } = encoder;

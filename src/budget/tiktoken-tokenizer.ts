@@ -6,9 +6,10 @@ import { bytePairEncode } from './byte-pair-encode.js';
 import { encodeChunked } from './count-tokens-chunked.js';
 import { decodeUtf8Whole } from './decode-utf8-whole.js';
 import { encodeGuarded, type PieceEncoder } from './encode-guarded.js';
+import { defaultPieceEntries, OrdinaryEncoder } from './encode-ordinary.js';
 import { encodingForModel, type TokenizerEncoding } from './encoding-for-model.js';
 import { isSafeBoundary } from './find-safe-boundary.js';
-import { preTokenizePattern } from './pre-tokenize-pattern.js';
+import { patternIsTiktokens, preTokenizePattern } from './pre-tokenize-pattern.js';
 import type { Tokenizer } from './tokenizer.js';
 
 export interface TiktokenTokenizerOptions {
@@ -18,6 +19,11 @@ export interface TiktokenTokenizerOptions {
   readonly model?: string;
   /** Counts kept per process, keyed by the text's sha256. Default 10,000. */
   readonly countCacheEntries?: number;
+  /**
+   * Pre-tokenized pieces whose tokens this tokenizer keeps (default 50,000; 0 encodes with
+   * tiktoken's WASM instead, as it does anyway on a Node whose Unicode tables are not tiktoken's).
+   */
+  readonly pieceCacheEntries?: number;
 }
 
 interface SharedEncoder {
@@ -64,10 +70,15 @@ export function createTiktokenTokenizer(
     }
     return known;
   };
-  // encode_ordinary: encode() throws on special tokens such as <|endoftext|> inside content.
-  const encodePiece = (piece: string) => encoder.encode_ordinary(piece);
+  const pieceEntries = options.pieceCacheEntries ?? defaultPieceEntries;
+  const javaScriptEncoder =
+    patternIsTiktokens && pieceEntries > 0 ? new OrdinaryEncoder(encoding, pieceEntries) : undefined;
   const pieceEncoder: PieceEncoder = {
-    ordinary: encodePiece,
+    // encode_ordinary: encode() throws on special tokens such as <|endoftext|> inside content.
+    ordinary: javaScriptEncoder
+      ? (text) => javaScriptEncoder.encode(text)
+      : (text) => encoder.encode_ordinary(text),
+    linear: javaScriptEncoder !== undefined,
     pieces: preTokenizePattern(encoding),
     longPiece: (piece) => bytePairEncode(encoding, piece),
   };

@@ -1,5 +1,5 @@
-import { Tiktoken } from 'tiktoken';
 import { afterAll, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { OrdinaryEncoder } from '../../src/budget/encode-ordinary.js';
 import { encodingForModel } from '../../src/budget/encoding-for-model.js';
 import { createTiktokenTokenizer } from '../../src/budget/tiktoken-tokenizer.js';
 
@@ -54,7 +54,7 @@ describe('createTiktokenTokenizer by model', () => {
 
   it('caches counts by content: a repeated count of a large text encodes nothing, another text of the same length is encoded', async () => {
     // A spy on the real encoder (it calls through): how many times tiktoken was asked to encode.
-    const encodeOrdinary = vi.spyOn(Tiktoken.prototype, 'encode_ordinary');
+    const encodeOrdinary = vi.spyOn(OrdinaryEncoder.prototype, 'encode');
     onTestFinished(() => encodeOrdinary.mockRestore());
     const text = 'The quick brown fox jumps over the lazy dog.\n'.repeat(20_000);
     expect(await cl100k.count(text)).toBe(200_000);
@@ -70,7 +70,7 @@ describe('createTiktokenTokenizer by model', () => {
   });
 
   it('caches counts of short texts by the text itself', async () => {
-    const encodeOrdinary = vi.spyOn(Tiktoken.prototype, 'encode_ordinary');
+    const encodeOrdinary = vi.spyOn(OrdinaryEncoder.prototype, 'encode');
     onTestFinished(() => encodeOrdinary.mockRestore());
     expect(await cl100k.count('a short frame header')).toBe(4);
     expect(encodeOrdinary).toHaveBeenCalledTimes(1);

@@ -1,6 +1,7 @@
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { get_encoding, Tiktoken } from 'tiktoken';
 import { afterAll, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { OrdinaryEncoder } from '../../src/budget/encode-ordinary.js';
 import { createTiktokenTokenizer } from '../../src/budget/tiktoken-tokenizer.js';
 
 const tokenizer = createTiktokenTokenizer();
@@ -13,6 +14,29 @@ const crypto = createRequire(import.meta.url)('node:crypto') as typeof import('n
 afterAll(() => tokenizer.dispose());
 
 describe('createTiktokenTokenizer', () => {
+  it('encodes in JavaScript by default, and with tiktoken’s WASM when its piece cache is off', async () => {
+    const javaScript = vi.spyOn(OrdinaryEncoder.prototype, 'encode');
+    const wasm = vi.spyOn(Tiktoken.prototype, 'encode_ordinary');
+    onTestFinished(() => {
+      javaScript.mockRestore();
+      wasm.mockRestore();
+    });
+    const text = `${lines}日本語 🎉 it'ſ <|endoftext|>`;
+    const expected = [...reference.encode_ordinary(text)];
+    wasm.mockClear();
+    const byDefault = createTiktokenTokenizer();
+    onTestFinished(() => byDefault.dispose());
+    expect([...(await byDefault.encode(text))]).toEqual(expected);
+    expect([javaScript.mock.calls.length > 0, wasm.mock.calls.length]).toEqual([true, 0]);
+
+    javaScript.mockClear();
+    const withoutCache = createTiktokenTokenizer({ pieceCacheEntries: 0 });
+    onTestFinished(() => withoutCache.dispose());
+    expect([...(await withoutCache.encode(text))]).toEqual(expected);
+    expect(await withoutCache.count(text)).toBe(expected.length);
+    expect([javaScript.mock.calls.length, wasm.mock.calls.length > 0]).toEqual([0, true]);
+  });
+
   it('counts special-token strings inside content as plain text: 9 tokens, not the 4 of a special token', async () => {
     const text = 'before <|endoftext|> after';
     // o200k_base as plain text: "before", " <", "|", "end", "of", "text", "|", ">", " after" (9);
@@ -130,17 +154,17 @@ describe('createTiktokenTokenizer', () => {
   it('counts a long text once when two counts of it run at the same time', async () => {
     const counting = createTiktokenTokenizer();
     onTestFinished(() => counting.dispose());
-    const encodeOrdinary = vi.spyOn(Tiktoken.prototype, 'encode_ordinary');
+    const encodeOrdinary = vi.spyOn(OrdinaryEncoder.prototype, 'encode');
     onTestFinished(() => encodeOrdinary.mockRestore());
     expect(await Promise.all([counting.count(lines), counting.count(lines)])).toEqual([1000, 1000]);
-    // 4,500 characters are one chunk: one tiktoken call for both counts.
+    // 4,500 characters are one chunk: one encoding call for both counts.
     expect(encodeOrdinary).toHaveBeenCalledTimes(1);
   });
 
   it('keeps the count of a complete bounded encoding of a long text, never of a partial one', async () => {
     const counting = createTiktokenTokenizer();
     onTestFinished(() => counting.dispose());
-    const encodeOrdinary = vi.spyOn(Tiktoken.prototype, 'encode_ordinary');
+    const encodeOrdinary = vi.spyOn(OrdinaryEncoder.prototype, 'encode');
     onTestFinished(() => encodeOrdinary.mockRestore());
 
     const partial = await counting.encodeWithin?.(lines, 10, 'start');
@@ -166,7 +190,7 @@ describe('createTiktokenTokenizer', () => {
   });
 
   it('goes on from an earlier encoding of the start, encoding only the rest; an encoding from the end is no place to go on from', async () => {
-    const encodeOrdinary = vi.spyOn(Tiktoken.prototype, 'encode_ordinary');
+    const encodeOrdinary = vi.spyOn(OrdinaryEncoder.prototype, 'encode');
     onTestFinished(() => encodeOrdinary.mockRestore());
     const head = await tokenizer.encodeWithin?.(lines, 3, 'start');
     const tail = await tokenizer.encodeWithin?.(lines, 3, 'end');
@@ -265,7 +289,7 @@ describe('createTiktokenTokenizer', () => {
   it('counts a text again once its count is evicted, and keeps a complete bounded encoding of a length never counted', async () => {
     const counting = createTiktokenTokenizer({ countCacheEntries: 1 });
     onTestFinished(() => counting.dispose());
-    const encodeOrdinary = vi.spyOn(Tiktoken.prototype, 'encode_ordinary');
+    const encodeOrdinary = vi.spyOn(OrdinaryEncoder.prototype, 'encode');
     onTestFinished(() => encodeOrdinary.mockRestore());
     expect(await counting.count(lines)).toBe(1000);
     expect(await counting.count(`${lines}x`)).toBe(1001);

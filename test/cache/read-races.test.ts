@@ -1,5 +1,5 @@
-import { Tiktoken } from 'tiktoken';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
+import { OrdinaryEncoder } from '../../src/budget/encode-ordinary.js';
 import { createTiktokenTokenizer } from '../../src/budget/tiktoken-tokenizer.js';
 import { ConverterRegistry } from '../../src/convert/converter-registry.js';
 import { plainTextConverter } from '../../src/convert/converters/plain-text-converter.js';
@@ -115,7 +115,7 @@ describe('unchanged content re-read after an invalidation', () => {
     // through): every BPE call of any tokenizer instance is seen.
     const tokenizer = createTiktokenTokenizer();
     onTestFinished(() => tokenizer.dispose());
-    const encodeOrdinary = vi.spyOn(Tiktoken.prototype, 'encode_ordinary');
+    const encodeOrdinary = vi.spyOn(OrdinaryEncoder.prototype, 'encode');
     onTestFinished(() => encodeOrdinary.mockRestore());
     const { provider, server, nextInvalidation } = await startRace({
       provider: { converters, tokenizer },

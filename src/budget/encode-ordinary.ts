@@ -1,0 +1,67 @@
+import { bytePairEncode, loadRanks } from './byte-pair-encode.js';
+import type { TokenizerEncoding } from './encoding-for-model.js';
+import { preTokenizePattern } from './pre-tokenize-pattern.js';
+
+/** Pieces whose tokens an encoder keeps by default (a few MB at most). */
+export const defaultPieceEntries = 50_000;
+
+// V8 makes a substring of 13 characters or more a view of the string it was cut from; a kept
+// piece that long is copied, so the cache does not hold whole resource bodies alive.
+const viewFromChars = 13;
+
+/**
+ * tiktoken's `encode_ordinary` in JavaScript, token for token: the pre-tokenizer's pieces (V8's
+ * regex finds them several times faster than tiktoken's WASM), each piece's tokens kept by its
+ * text (text repeats its words, so most pieces are met before), and the others byte-pair
+ * encoded as tiktoken merges them. Linear in the longest piece. Exact only where the pattern is
+ * tiktoken's (`patternIsTiktokens`); the caller checks that.
+ */
+export class OrdinaryEncoder {
+  private readonly pieces: RegExp;
+  // A piece's one token, or its tokens when it has several.
+  private readonly known = new Map<string, number | Uint32Array>();
+  private tokens = new Uint32Array(4096);
+
+  constructor(
+    private readonly encoding: TokenizerEncoding,
+    private readonly pieceEntries = defaultPieceEntries,
+  ) {
+    loadRanks(encoding);
+    this.pieces = preTokenizePattern(encoding);
+  }
+
+  encode(text: string): Uint32Array {
+    const { pieces, known } = this;
+    let tokens = this.tokens;
+    let count = 0;
+    for (let start = 0; start < text.length; ) {
+      pieces.lastIndex = start;
+      // The pattern matches at every position: any character is a letter, a digit, whitespace
+      // or, failing those, punctuation.
+      if (!pieces.test(text)) throw new Error(`no pre-tokenizer piece at character ${start}`);
+      const end = pieces.lastIndex;
+      const piece = text.slice(start, end);
+      let value = known.get(piece);
+      if (value === undefined) {
+        const encoded = bytePairEncode(this.encoding, piece);
+        value = encoded.length === 1 ? (encoded[0] as number) : encoded;
+        if (known.size >= this.pieceEntries) known.clear();
+        known.set(piece.length < viewFromChars ? piece : Buffer.from(piece).toString(), value);
+      }
+      const needed = count + (typeof value === 'number' ? 1 : value.length);
+      if (needed > tokens.length) {
+        const grown = new Uint32Array(Math.max(needed, 2 * tokens.length));
+        grown.set(tokens.subarray(0, count));
+        tokens = grown;
+        this.tokens = grown;
+      }
+      if (typeof value === 'number') tokens[count++] = value;
+      else {
+        tokens.set(value, count);
+        count += value.length;
+      }
+      start = end;
+    }
+    return tokens.slice(0, count);
+  }
+}
