@@ -73,6 +73,35 @@ export function medianWindow(windows: readonly TailWindow[]): TailWindow {
   return median;
 }
 
+/**
+ * The median ms of each of `works` in each of `windows` windows of `rounds` rounds, a round
+ * calling every work once in a fresh random order (after 3 unmeasured rounds per window): drift in
+ * the machine's load hits every work alike, no work is always first or always follows the same
+ * other one (a fixed rotation keeps the cyclic order), and each window gives one comparison of
+ * them. `result[window][work]`.
+ */
+export async function interleavedMedians(
+  works: readonly (() => Promise<unknown>)[],
+  windows: number,
+  rounds: number,
+): Promise<number[][]> {
+  const medians: number[][] = [];
+  const order = works.map((_, index) => index);
+  for (let window = 0; window < windows; window++) {
+    const times = works.map((): number[] => []);
+    for (let round = 0; round < rounds + 3; round++) {
+      shuffle(order);
+      for (const index of order) {
+        const started = performance.now();
+        await works[index]?.();
+        if (round >= 3) times[index]?.push(performance.now() - started);
+      }
+    }
+    medians.push(times.map((workTimes) => percentile(workTimes, 50)));
+  }
+  return medians;
+}
+
 // --- Internal helpers ---
 
 async function timeWindow(work: () => Promise<unknown>, turns: number): Promise<TailWindow> {
@@ -109,4 +138,12 @@ function fixedCpuWork(ms: number): () => Promise<void> {
     await null;
     spin(iterations);
   };
+}
+
+/** Fisher–Yates, in place. */
+function shuffle(values: number[]): void {
+  for (let index = values.length - 1; index > 0; index--) {
+    const other = Math.floor(Math.random() * (index + 1));
+    [values[index], values[other]] = [values[other] as number, values[index] as number];
+  }
 }
