@@ -1,3 +1,4 @@
+import { mapItems } from '../map-items.js';
 import type { MessageAttachment, Turn } from '../types.js';
 import { parseMessageAttachment } from './attachment-schema.js';
 import type { AttachmentStore } from './attachment-store.js';
@@ -13,7 +14,7 @@ export async function collectTurnAttachments(
   store: AttachmentStore,
   turn: Pick<Turn, 'pipelineId' | 'conversationId' | 'message'>,
 ): Promise<readonly ResolvedAttachment[]> {
-  const message: MessageAttachment[] = (turn.message?.attachments ?? []).map((attachment, index) =>
+  const message: MessageAttachment[] = mapItems(turn.message?.attachments ?? [], (attachment, index) =>
     parseMessageAttachment(attachment, index),
   );
   const [pipeline, conversation] = await Promise.all([

@@ -1,3 +1,4 @@
+import { mapItems } from '../map-items.js';
 import type { ScopeKind } from '../types.js';
 
 /** What an attachment's budget rank is made of. */
@@ -21,15 +22,15 @@ export function rankForBudget<Item>(
   rankOf: (item: Item) => BudgetRank,
 ): readonly Item[] {
   // Each rank is taken once, not once per comparison.
-  const ranks = items.map(rankOf);
+  const ranks = mapItems(items, rankOf);
   // Resolution already orders by scope and priority: only listed priorities can reorder, so the
   // usual turn finds its items in rank order and gets them back as they are.
   if (inRankOrder(ranks)) return items;
   // Positions are sorted, not pairs made per item (every turn ranks every attachment), and equal
   // ranks keep their positions' order.
-  const order = items.map(positionOf);
+  const order = mapItems(items, positionOf);
   order.sort((a, b) => compareRanks(ranks[a] as BudgetRank, ranks[b] as BudgetRank) || a - b);
-  return order.map((position) => items[position] as Item);
+  return mapItems(order, (position) => items[position] as Item);
 }
 
 // --- Internal helpers ---

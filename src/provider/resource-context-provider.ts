@@ -14,6 +14,7 @@ import { createFreshness, type Freshness } from '../cache/create-freshness.js';
 import { fetchAttachment } from '../cache/fetch-attachment.js';
 import type { ConverterRegistry } from '../convert/converter-registry.js';
 import { ContextError } from '../errors.js';
+import { mapItems } from '../map-items.js';
 import type { McpServerRegistry } from '../mcp/mcp-server-registry.js';
 import type { Skill } from '../mcp/skill-schemas.js';
 import { parseOptions } from '../options/parse-options.js';
@@ -176,7 +177,9 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
     // One access per attachment, in the same order (no pair per attachment per turn).
     const accesses = capSkills(
       resolved,
-      resolved.map((attachment, index) => spans.inAttachment(index, 'authorize', authorize, attachment)),
+      mapItems(resolved, (attachment, index) =>
+        spans.inAttachment(index, 'authorize', authorize, attachment),
+      ),
       this.#skillLimits.maxPerTurn,
     );
     keepSubscribed(this.#freshness?.subscriptions, turn, resolved, accesses);
@@ -206,7 +209,7 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
     const fetchOne = (index: number) =>
       this.#fetch(resolved[index] as ResolvedAttachment, accesses[index] as Access, turnContext);
     const fetched = await untilTurnEnds(
-      resolved.map((_, index) => spans.inAttachment(index, undefined, fetchOne, index)),
+      mapItems(resolved, (_, index) => spans.inAttachment(index, undefined, fetchOne, index)),
       resolved,
       signal,
       this.#turnDeadlineMs,
@@ -222,7 +225,7 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
       readyPositionsOf(fetched),
       (position) => (fetched[position] as TurnItem).attachment,
     );
-    const ready = ranked.map((position) => fetched[position] as ReadyItem);
+    const ready = mapItems(ranked, (position) => fetched[position] as ReadyItem);
     const instructionsMaxTokens = this.#instructionsMaxTokens;
     const instructions =
       instructionsMaxTokens === undefined
@@ -242,12 +245,12 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
     // 5 budget, 6 render: plan, cut, frame and count within what is left, then place the instructions
     const composed = await spans.step('budget', () =>
       composeContext(
-        ready.map((item) => item.fate.composable),
+        mapItems(ready, (item) => item.fate.composable),
         this.#tokenizer,
         {
           ...budget,
           maxTokens: budget.maxTokens - (instructions?.tokens ?? 0),
-          renderOrder: renderOrder(ready.map((item) => item.attachment.scope)),
+          renderOrder: renderOrder(mapItems(ready, (item) => item.attachment.scope)),
           ...(turn.model !== undefined && { model: turn.model }),
           ...(turn.message?.text !== undefined && { query: turn.message.text }),
           ...(this.#freshness && { derived: this.#freshness.derived }),

@@ -1,3 +1,4 @@
+import { mapItems } from '../map-items.js';
 import type { InjectionTrace } from '../types.js';
 import type { AttachmentFate, ComposedFacts, TracedAttachment } from './attachment-fate.js';
 import type { ChangeTracker } from './change-tracker.js';
@@ -31,7 +32,7 @@ export function traceTurn(facts: TurnFacts, changes: ChangeTracker): InjectionTr
     startedAt: facts.startedAt,
     durationMs: facts.durationMs,
     budget: facts.budget,
-    entries: facts.items.map(({ attachment, fate }, index) => {
+    entries: mapItems(facts.items, ({ attachment, fate }, index) => {
       const composed = facts.composition[index];
       const injected =
         fate.kind === 'ready' && composed !== undefined && composed.decision.fate !== 'omitted';
