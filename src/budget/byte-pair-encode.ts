@@ -1,13 +1,13 @@
-import { createRequire } from 'node:module';
 import type { TokenizerEncoding } from './encoding-for-model.js';
+import { vocabularyOf } from './vocabulary-of.js';
 
 /**
  * Byte-pair encoding of one pre-tokenized piece, token for token what tiktoken returns, in
  * O(n log n) instead of tiktoken's O(n²): repeatedly merge the adjacent pair whose bytes have
  * the lowest rank, the leftmost on ties (tiktoken's `_byte_pair_merge`), with the candidate
  * pairs in a heap. tiktoken spends ~2.8 s on 64 KB of one letter; this takes milliseconds, so
- * long runs are counted exactly instead of in pieces. The rank table (200k entries, ~100 ms to
- * load) is read from tiktoken's own encoder file on first use, once per process.
+ * long runs are counted exactly instead of in pieces. The rank table is the encoding's
+ * vocabulary (vocabularyOf).
  */
 export function bytePairEncode(encoding: TokenizerEncoding, piece: string): Uint32Array {
   const ranks = ranksOf(encoding);
@@ -15,11 +15,6 @@ export function bytePairEncode(encoding: TokenizerEncoding, piece: string): Uint
   const whole = ranks.get(bytes);
   if (whole !== undefined) return Uint32Array.of(whole);
   return bytes.length <= shortPieceBytes ? mergeShort(ranks, bytes) : mergeLong(ranks, encoding, bytes);
-}
-
-/** The rank table of `encoding`, loaded now if it is not yet (see ranksOf). */
-export function loadRanks(encoding: TokenizerEncoding): void {
-  ranksOf(encoding);
 }
 
 // --- Internal helpers ---
@@ -130,29 +125,8 @@ function mergeLong(ranks: Map<string, number>, encoding: TokenizerEncoding, byte
   return Uint32Array.from(tokens);
 }
 
-const loaded = new Map<TokenizerEncoding, Map<string, number>>();
-const require = createRequire(import.meta.url);
-
-/** Byte string (one latin1 character per byte) → rank, from tiktoken's encoder file. */
 function ranksOf(encoding: TokenizerEncoding): Map<string, number> {
-  const known = loaded.get(encoding);
-  if (known) return known;
-  const { bpe_ranks: table } = require(`tiktoken/encoders/${encoding}.json`) as { bpe_ranks: string };
-  // Format: "! <first rank> <base64 token> <base64 token> …", ranks consecutive after each "!".
-  const ranks = new Map<string, number>();
-  const words = table.split(/\s+/);
-  let rank = 0;
-  for (let index = 0; index < words.length; index++) {
-    const word = words[index] as string;
-    if (word === '') continue;
-    if (word === '!') {
-      rank = Number(words[++index]);
-      continue;
-    }
-    ranks.set(Buffer.from(word, 'base64').toString('latin1'), rank++);
-  }
-  loaded.set(encoding, ranks);
-  return ranks;
+  return vocabularyOf(encoding).ranks;
 }
 
 /** A binary min-heap of (rank, start) pairs, ordered by rank then start (leftmost first). */

@@ -1,6 +1,7 @@
-import { bytePairEncode, loadRanks } from './byte-pair-encode.js';
+import { bytePairEncode } from './byte-pair-encode.js';
 import type { TokenizerEncoding } from './encoding-for-model.js';
 import { preTokenizePattern } from './pre-tokenize-pattern.js';
+import { vocabularyOf } from './vocabulary-of.js';
 
 /** Pieces whose tokens an encoder keeps by default (a few MB at most). */
 export const defaultPieceEntries = 50_000;
@@ -26,7 +27,7 @@ export class OrdinaryEncoder {
     private readonly encoding: TokenizerEncoding,
     private readonly pieceEntries = defaultPieceEntries,
   ) {
-    loadRanks(encoding);
+    vocabularyOf(encoding);
     this.pieces = preTokenizePattern(encoding);
   }
 

@@ -11,6 +11,7 @@ import { encodingForModel, type TokenizerEncoding } from './encoding-for-model.j
 import { isSafeBoundary } from './find-safe-boundary.js';
 import { patternIsTiktokens, preTokenizePattern } from './pre-tokenize-pattern.js';
 import type { Tokenizer } from './tokenizer.js';
+import { vocabularyOf } from './vocabulary-of.js';
 
 export interface TiktokenTokenizerOptions {
   /** Default `o200k_base`. */
@@ -34,7 +35,8 @@ interface SharedEncoder {
 }
 
 // tiktoken does not cache get_encoding(): each call costs 160–350 ms and its own WASM memory.
-// One encoder per encoding per process, freed when its last user disposes.
+// One encoder per encoding per process, loaded only for a tokenizer that encodes with it, freed
+// when its last user disposes.
 const shared = new Map<TokenizerEncoding, SharedEncoder>();
 
 // Token ids of o200k_base and cl100k_base (special tokens included) are below this.
@@ -45,9 +47,11 @@ const cacheFromChars = 1024;
 const hashChunkChars = 1024 * 1024;
 
 /**
- * A Tokenizer on tiktoken (default `o200k_base`, the encoding of current OpenAI models). Counts
- * in chunks cut at piece boundaries, yielding between them; splits quadratic runs (see
- * encode-guarded.ts); caches counts by content hash.
+ * A Tokenizer on tiktoken's encodings (default `o200k_base`, the encoding of current OpenAI
+ * models), token for token: encoded in JavaScript on tiktoken's vocabulary where this Node's
+ * Unicode tables allow it (encode-ordinary.ts), else by tiktoken's WASM. Counts in chunks cut at
+ * piece boundaries, yielding between them; splits quadratic runs (see encode-guarded.ts); caches
+ * counts by content hash.
  */
 export function createTiktokenTokenizer(
   encodingOrOptions: TokenizerEncoding | TiktokenTokenizerOptions = {},
@@ -55,30 +59,15 @@ export function createTiktokenTokenizer(
   const options = typeof encodingOrOptions === 'string' ? { encoding: encodingOrOptions } : encodingOrOptions;
   const encoding =
     options.encoding ?? (options.model !== undefined ? encodingForModel(options.model) : 'o200k_base');
-  let entry = shared.get(encoding);
-  if (!entry) {
-    entry = { encoder: get_encoding(encoding), users: 0, tokenBytes: new Uint16Array(vocabularySize) };
-    shared.set(encoding, entry);
-  }
-  entry.users++;
-  const { encoder, tokenBytes } = entry;
-  const bytesOf = (token: number) => {
-    let known = tokenBytes[token] ?? 0;
-    if (known === 0) {
-      known = encoder.decode_single_token_bytes(token).length;
-      if (token < tokenBytes.length) tokenBytes[token] = known;
-    }
-    return known;
-  };
   const pieceEntries = options.pieceCacheEntries ?? defaultPieceEntries;
-  const javaScriptEncoder =
-    patternIsTiktokens && pieceEntries > 0 ? new OrdinaryEncoder(encoding, pieceEntries) : undefined;
+  const backend =
+    patternIsTiktokens && pieceEntries > 0
+      ? javaScriptBackend(encoding, pieceEntries)
+      : wasmBackend(encoding);
+  const { bytesOf } = backend;
   const pieceEncoder: PieceEncoder = {
-    // encode_ordinary: encode() throws on special tokens such as <|endoftext|> inside content.
-    ordinary: javaScriptEncoder
-      ? (text) => javaScriptEncoder.encode(text)
-      : (text) => encoder.encode_ordinary(text),
-    linear: javaScriptEncoder !== undefined,
+    ordinary: backend.ordinary,
+    linear: backend.linear,
     pieces: preTokenizePattern(encoding),
     longPiece: (piece) => bytePairEncode(encoding, piece),
   };
@@ -121,7 +110,7 @@ export function createTiktokenTokenizer(
   return {
     name: `tiktoken:${encoding}`,
     encode: async (text) => (await encodeChunked(text, pieceEncoder, { keepTokens: true })).tokens,
-    decode: (tokens) => decodeUtf8Whole(encoder.decode(tokens)),
+    decode: (tokens) => decodeUtf8Whole(backend.bytesOfTokens(tokens)),
     count: async (text) => {
       if (text.length < cacheFromChars) {
         // Short texts recur every turn (frame headers, markers) and cost ~0.5 µs per character
@@ -183,11 +172,7 @@ export function createTiktokenTokenizer(
     dispose: () => {
       if (disposed) return;
       disposed = true;
-      const current = shared.get(encoding);
-      if (current && --current.users === 0) {
-        shared.delete(encoding);
-        current.encoder.free();
-      }
+      backend.release();
     },
   };
 }
@@ -197,4 +182,76 @@ export function createTiktokenTokenizer(
 /** Count keys are `length:sha256`. */
 function lengthOfKey(key: string): number {
   return Number(key.slice(0, key.indexOf(':')));
+}
+
+/** What encodes and decodes for a tokenizer: JavaScript on tiktoken's vocabulary, or tiktoken's WASM. */
+interface Backend {
+  /** tiktoken's `encode_ordinary` (encode() would throw on special-token text inside content). */
+  readonly ordinary: (text: string) => Uint32Array;
+  /** Whether `ordinary` is linear in its longest piece (no guard needed; see encode-guarded.ts). */
+  readonly linear: boolean;
+  readonly bytesOf: (token: number) => number;
+  readonly bytesOfTokens: (tokens: Uint32Array) => Uint8Array;
+  readonly release: () => void;
+}
+
+/** encode-ordinary.ts and the vocabulary: no WASM loaded at all. */
+function javaScriptBackend(encoding: TokenizerEncoding, pieceEntries: number): Backend {
+  const encoder = new OrdinaryEncoder(encoding, pieceEntries);
+  const { bytesOf: bytesOfToken } = vocabularyOf(encoding);
+  // A number that is no token of the encoding is an error that names it.
+  const known = (token: number) => {
+    const bytes = bytesOfToken[token];
+    if (bytes === undefined) throw new RangeError(`${token} is not a token of ${encoding}`);
+    return bytes;
+  };
+  return {
+    ordinary: (text) => encoder.encode(text),
+    linear: true,
+    bytesOf: (token) => known(token).length,
+    bytesOfTokens: (tokens) => {
+      let length = 0;
+      for (const token of tokens) length += known(token).length;
+      const bytes = new Uint8Array(length);
+      let offset = 0;
+      for (const token of tokens) {
+        const text = bytesOfToken[token] as string;
+        for (let index = 0; index < text.length; index++) bytes[offset++] = text.charCodeAt(index);
+      }
+      return bytes;
+    },
+    release: () => {},
+  };
+}
+
+/** tiktoken's WASM encoder, shared by every tokenizer of the encoding that uses it. */
+function wasmBackend(encoding: TokenizerEncoding): Backend {
+  let entry = shared.get(encoding);
+  if (!entry) {
+    entry = { encoder: get_encoding(encoding), users: 0, tokenBytes: new Uint16Array(vocabularySize) };
+    shared.set(encoding, entry);
+  }
+  entry.users++;
+  const { encoder, tokenBytes } = entry;
+  return {
+    ordinary: (text) => encoder.encode_ordinary(text),
+    linear: false,
+    bytesOf: (token) => {
+      let known = tokenBytes[token] ?? 0;
+      if (known === 0) {
+        known = encoder.decode_single_token_bytes(token).length;
+        if (token < tokenBytes.length) tokenBytes[token] = known;
+      }
+      return known;
+    },
+    bytesOfTokens: (tokens) => encoder.decode(tokens),
+    // The last user frees the WASM memory.
+    release: () => {
+      const current = shared.get(encoding);
+      if (current && --current.users === 0) {
+        shared.delete(encoding);
+        current.encoder.free();
+      }
+    },
+  };
 }

@@ -122,22 +122,43 @@ describe('createTiktokenTokenizer', () => {
     expect([await byName.count('日本語のテキスト'), await both.count('日本語のテキスト')]).toEqual([8, 6]);
   });
 
-  it('disposing an instance twice releases its share once; the last release frees the encoder for a fresh one', async () => {
-    // A spy on the real encoder's free (it calls through). cl100k_base: no other instance of
-    // this file holds it.
+  it('disposing an instance twice releases its share of the WASM encoder once; the last release frees it for a fresh one', async () => {
+    // A spy on the real encoder's free (it calls through). cl100k_base with the piece cache off
+    // (tiktoken's WASM encodes): no other instance of this file holds it.
     const free = vi.spyOn(Tiktoken.prototype, 'free');
     onTestFinished(() => free.mockRestore());
-    const first = createTiktokenTokenizer('cl100k_base');
-    const second = createTiktokenTokenizer('cl100k_base');
+    const wasm = { encoding: 'cl100k_base', pieceCacheEntries: 0 } as const;
+    const first = createTiktokenTokenizer(wasm);
+    const second = createTiktokenTokenizer(wasm);
     first.dispose();
     first.dispose();
     expect(free).not.toHaveBeenCalled();
     expect(await second.count('still works')).toBe(2);
     second.dispose();
     expect(free).toHaveBeenCalledTimes(1);
-    const fresh = createTiktokenTokenizer('cl100k_base');
+    const fresh = createTiktokenTokenizer(wasm);
     onTestFinished(() => fresh.dispose());
     expect(await fresh.count('hello world')).toBe(2);
+  });
+
+  it('encodes and decodes without tiktoken’s WASM when it encodes in JavaScript (decoding on the vocabulary)', async () => {
+    const wasmEncode = vi.spyOn(Tiktoken.prototype, 'encode_ordinary');
+    const wasmDecode = vi.spyOn(Tiktoken.prototype, 'decode');
+    onTestFinished(() => {
+      wasmEncode.mockRestore();
+      wasmDecode.mockRestore();
+    });
+    const own = createTiktokenTokenizer('cl100k_base');
+    onTestFinished(() => own.dispose());
+    const text = '日本語 🎉 <|endoftext|> café';
+    const tokens = await own.encode(text);
+    expect(own.decode(tokens)).toBe(text);
+    // A prefix that ends inside a character drops it rather than inventing one.
+    expect(own.decode(tokens.subarray(0, 1))).toBe('日');
+    // Special tokens decode to their text; a number that is no token is an error naming it.
+    expect(own.decode(Uint32Array.of(100257))).toBe('<|endoftext|>');
+    expect(() => own.decode(Uint32Array.of(999_999))).toThrow('999999 is not a token of cl100k_base');
+    expect([wasmEncode.mock.calls.length, wasmDecode.mock.calls.length]).toEqual([0, 0]);
   });
 
   it('keeps the counts of two long texts of the same length apart', async () => {
