@@ -18,8 +18,8 @@ const maxTokens = 8000;
 
 /**
  * A cold turn against its floor. Cold: a new provider (empty content, derived and listing
- * caches) and a new tokenizer (empty count caches) for every measured run; only the MCP session
- * and the tokenizer's BPE tables, both start-up costs, are already there. Floor: the same reads
+ * caches) and a new tokenizer (empty count and piece caches) for every measured run; only the MCP
+ * session and the tokenizer's BPE tables, both start-up costs, are already there. Floor: the same reads
  * made with the raw SDK client on the same kind of transport, plus raw tiktoken
  * `encode_ordinary` on just the windows that were injected. `ratio` = cold / floor; target ≤ 1.2
  * (issue 13).

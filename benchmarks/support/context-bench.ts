@@ -72,10 +72,11 @@ export async function withTokenizer<T>(run: (tokenizer: Tokenizer) => Promise<T>
 }
 
 /**
- * `run` with the o200k tables loaded for its whole duration. tiktoken shares one encoder per
- * process while any tokenizer uses it; loading it costs 160–350 ms, which a host pays once at
- * start-up, not per turn. Holding it lets each measured run make a fresh tokenizer (empty count
- * caches) without measuring the load.
+ * `run` with the o200k tables loaded for its whole duration: the vocabulary (read once per
+ * process, a few hundred ms) and, for a tokenizer that encodes with it, tiktoken's WASM encoder
+ * (shared while any tokenizer uses it; 160–350 ms to load). A host pays these once at start-up,
+ * not per turn. Holding them lets each measured run make a fresh tokenizer (empty count and
+ * piece caches) without measuring the load.
  */
 export async function withEncoderLoaded<T>(run: () => Promise<T>): Promise<T> {
   return withTokenizer(() => run());
