@@ -9,6 +9,10 @@ export const defaultPieceEntries = 50_000;
 // V8 makes a substring of 13 characters or more a view of the string it was cut from; a kept
 // piece that long is copied, so the cache does not hold whole resource bodies alive.
 const viewFromChars = 13;
+// Longer pieces (runs of one character class) are rare and costly to keep: encoded each time.
+const keptPieceChars = 256;
+// Tokens of a chunk are written to a buffer kept between texts, up to this many (256 KB).
+const keptBufferTokens = 65_536;
 
 /**
  * tiktoken's `encode_ordinary` in JavaScript, token for token: the pre-tokenizer's pieces (V8's
@@ -31,6 +35,11 @@ export class OrdinaryEncoder {
     this.pieces = preTokenizePattern(encoding);
   }
 
+  /** How many pieces' tokens are kept now. */
+  get keptPieces(): number {
+    return this.known.size;
+  }
+
   encode(text: string): Uint32Array {
     const { pieces, known } = this;
     let tokens = this.tokens;
@@ -46,15 +55,18 @@ export class OrdinaryEncoder {
       if (value === undefined) {
         const encoded = bytePairEncode(this.encoding, piece);
         value = encoded.length === 1 ? (encoded[0] as number) : encoded;
-        if (known.size >= this.pieceEntries) known.clear();
-        known.set(piece.length < viewFromChars ? piece : Buffer.from(piece).toString(), value);
+        if (piece.length <= keptPieceChars) {
+          if (known.size >= this.pieceEntries) known.clear();
+          known.set(piece.length < viewFromChars ? piece : Buffer.from(piece).toString(), value);
+        }
       }
       const needed = count + (typeof value === 'number' ? 1 : value.length);
       if (needed > tokens.length) {
         const grown = new Uint32Array(Math.max(needed, 2 * tokens.length));
         grown.set(tokens.subarray(0, count));
         tokens = grown;
-        this.tokens = grown;
+        // The buffer is kept for the next text only up to a usual chunk's size.
+        if (grown.length <= keptBufferTokens) this.tokens = grown;
       }
       if (typeof value === 'number') tokens[count++] = value;
       else {
