@@ -13,14 +13,17 @@ const lines = 'The quick brown fox jumps over the lazy dog.\n'.repeat(100);
 const crypto = createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto');
 afterAll(() => tokenizer.dispose());
 
+/** A spy on a real method (it calls through), removed when the test finishes. */
+function spyForThisTest(target: object, name: string) {
+  const spy = vi.spyOn(target as Record<string, () => unknown>, name);
+  onTestFinished(() => spy.mockRestore());
+  return spy;
+}
+
 describe('createTiktokenTokenizer', () => {
   it('encodes in JavaScript by default, and with tiktoken’s WASM when its piece cache is off', async () => {
-    const javaScript = vi.spyOn(OrdinaryEncoder.prototype, 'encode');
-    const wasm = vi.spyOn(Tiktoken.prototype, 'encode_ordinary');
-    onTestFinished(() => {
-      javaScript.mockRestore();
-      wasm.mockRestore();
-    });
+    const javaScript = spyForThisTest(OrdinaryEncoder.prototype, 'encode');
+    const wasm = spyForThisTest(Tiktoken.prototype, 'encode_ordinary');
     const text = `${lines}日本語 🎉 it'ſ <|endoftext|>`;
     const expected = [...reference.encode_ordinary(text)];
     wasm.mockClear();
@@ -142,12 +145,8 @@ describe('createTiktokenTokenizer', () => {
   });
 
   it('encodes and decodes without tiktoken’s WASM when it encodes in JavaScript (decoding on the vocabulary)', async () => {
-    const wasmEncode = vi.spyOn(Tiktoken.prototype, 'encode_ordinary');
-    const wasmDecode = vi.spyOn(Tiktoken.prototype, 'decode');
-    onTestFinished(() => {
-      wasmEncode.mockRestore();
-      wasmDecode.mockRestore();
-    });
+    const wasmEncode = spyForThisTest(Tiktoken.prototype, 'encode_ordinary');
+    const wasmDecode = spyForThisTest(Tiktoken.prototype, 'decode');
     const own = createTiktokenTokenizer('cl100k_base');
     onTestFinished(() => own.dispose());
     const text = '日本語 🎉 <|endoftext|> café';
