@@ -56,11 +56,15 @@ export async function composeContext(
     return { blocks: [...known.blocks], usedTokens: known.usedTokens, attachments: known.attachments };
   const composed = await composeAnew(items, tokenizer, options);
   if (turnKey !== undefined) {
+    // One literal, every field in one order, arrays copied with their elements kind (slice, not
+    // spread): every kept composition has one shape, and sameInputs stays optimized for it (a
+    // spread copy of `composed` gave each provider's kept compositions a map of their own).
     memo?.keepComposition(turnKey, {
-      ...composed,
-      blocks: [...composed.blocks],
-      items: [...items],
-      renderOrder: [...options.renderOrder],
+      blocks: composed.blocks.slice(),
+      usedTokens: composed.usedTokens,
+      attachments: composed.attachments,
+      items: items.slice(),
+      renderOrder: options.renderOrder.slice(),
     });
   }
   return composed;

@@ -1,5 +1,6 @@
 import type { ResolvedAttachment } from '../attachments/resolve-turn-attachments.js';
 import { ContextError } from '../errors.js';
+import { mapItems } from '../map-items.js';
 import { raceAbort } from '../mcp/race-abort.js';
 import type { TurnItem } from './turn-item.js';
 
@@ -34,7 +35,8 @@ export async function untilTurnEnds(
   } catch (error) {
     if (!signal.aborted) throw error;
   }
-  return resolved.map((attachment, index) => {
+  // mapItems: the warm turn's items are made so too, and the functions they reach see one map.
+  return mapItems(resolved, (attachment, index) => {
     const item = settled[index];
     if (item) return item;
     const failure = new ContextError(
