@@ -15,6 +15,8 @@ export const coreFolders = ['budget', 'render', 'policy', 'convert', 'cache', 'p
 const tokenizerTests = [
   'test/budget/tiktoken-tokenizer.test.ts',
   'test/budget/encoding-for-model.test.ts',
+  'test/budget/encode-ordinary.test.ts',
+  'test/budget/vocabulary-of.test.ts',
   'test/budget/count-tokens-chunked.test.ts',
   'test/budget/decode-utf8-whole.test.ts',
   'test/budget/count-joined.test.ts',
@@ -37,6 +39,8 @@ export const testsOfFile = Object.fromEntries(
     'encode-within',
     'encode-guarded',
     'byte-pair-encode',
+    'encode-ordinary',
+    'vocabulary-of',
     'pre-tokenize-pattern',
     'count-tokens-chunked',
     'find-safe-boundary',

@@ -115,24 +115,6 @@ describe('OrdinaryEncoder', () => {
       expect([...encoder.encode(text)]).toEqual(tiktokenOf('o200k_base', text));
   });
 
-  it('keeps the tokens of pieces up to 256 characters, at most pieceEntries of them', () => {
-    const encoder = new OrdinaryEncoder('o200k_base', 3);
-    // Pieces: "a", " b", " c" (kept), then a run of 300 and one of 256 letters, and " d".
-    const text = `a b c ${'x'.repeat(300)} ${'y'.repeat(255)} d`;
-    expect([...encoder.encode('a b c')]).toEqual(tiktokenOf('o200k_base', 'a b c'));
-    expect(encoder.keptPieces).toBe(3);
-    expect([...encoder.encode(` ${'x'.repeat(300)}`)]).toEqual(
-      tiktokenOf('o200k_base', ` ${'x'.repeat(300)}`),
-    );
-    expect(encoder.keptPieces).toBe(3);
-    // The fourth kept piece finds the cache full: it starts again with that piece alone.
-    expect([...encoder.encode(` ${'y'.repeat(255)}`)]).toEqual(
-      tiktokenOf('o200k_base', ` ${'y'.repeat(255)}`),
-    );
-    expect(encoder.keptPieces).toBe(1);
-    expect([...encoder.encode(text)]).toEqual(tiktokenOf('o200k_base', text));
-  });
-
   it('encodes long text, long pieces and pieces at the short-merge limit exactly', () => {
     const encoder = new OrdinaryEncoder('o200k_base');
     const texts = [

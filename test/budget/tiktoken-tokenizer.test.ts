@@ -40,6 +40,42 @@ describe('createTiktokenTokenizer', () => {
     expect([javaScript.mock.calls.length, wasm.mock.calls.length > 0]).toEqual([0, true]);
   });
 
+  it('encodes with tiktoken’s WASM on a Node whose Unicode tables are not tiktoken’s (16.0 or 17.0)', async () => {
+    // The module reads process.versions.unicode once, when loaded: a fresh copy under 15.1.
+    const unicode = Object.getOwnPropertyDescriptor(process.versions, 'unicode');
+    if (!unicode) throw new Error('this Node names its Unicode version');
+    Object.defineProperty(process.versions, 'unicode', { ...unicode, value: '15.1' });
+    onTestFinished(() => {
+      Object.defineProperty(process.versions, 'unicode', unicode);
+    });
+    vi.resetModules();
+    const fresh = await import('../../src/budget/tiktoken-tokenizer.js');
+    const { OrdinaryEncoder: FreshEncoder } = await import('../../src/budget/encode-ordinary.js');
+    const javaScript = vi.spyOn(FreshEncoder.prototype, 'encode');
+    const wasm = vi.spyOn(Tiktoken.prototype, 'encode_ordinary');
+    onTestFinished(() => {
+      javaScript.mockRestore();
+      wasm.mockRestore();
+    });
+    const elsewhere = fresh.createTiktokenTokenizer();
+    onTestFinished(() => elsewhere.dispose());
+    const text = `${lines}日本語 🎉`;
+    expect([...(await elsewhere.encode(text))]).toEqual([...reference.encode_ordinary(text)]);
+    expect([javaScript.mock.calls.length, wasm.mock.calls.length > 0]).toEqual([0, true]);
+  });
+
+  it('hands the JavaScript encoder a chunk with a long run whole: it is linear, so no guard splits it', async () => {
+    const encodeOrdinary = vi.spyOn(OrdinaryEncoder.prototype, 'encode');
+    onTestFinished(() => encodeOrdinary.mockRestore());
+    const own = createTiktokenTokenizer();
+    onTestFinished(() => own.dispose());
+    // A run of 2,000 letters between words: tiktoken's WASM would get the words around it in
+    // calls of their own and the run would go to the heap merge (encode-guarded.ts).
+    const text = `before ${'x'.repeat(2000)} after`;
+    expect([...(await own.encode(text))]).toEqual([...reference.encode_ordinary(text)]);
+    expect(encodeOrdinary.mock.calls.map(([given]) => given)).toEqual([text]);
+  });
+
   it('counts special-token strings inside content as plain text: 9 tokens, not the 4 of a special token', async () => {
     const text = 'before <|endoftext|> after';
     // o200k_base as plain text: "before", " <", "|", "end", "of", "text", "|", ">", " after" (9);
@@ -251,6 +287,16 @@ describe('createTiktokenTokenizer', () => {
     expect(tokenizer.countPrefix?.(lines, head, 45)).toBe(10);
     expect(tokenizer.countPrefix?.(lines, head, 1035)).toBeUndefined();
     expect(tokenizer.countPrefix?.(lines, tail, 45)).toBeUndefined();
+  });
+
+  it('reads a prefix count off an encoding when tiktoken’s WASM encodes too (token lengths from the WASM decoder)', async () => {
+    const wasm = createTiktokenTokenizer({ pieceCacheEntries: 0 });
+    onTestFinished(() => wasm.dispose());
+    const text = `日本語 🎉\n${lines}`;
+    const head = await wasm.encodeWithin?.(text, 3, 'start');
+    if (!head) throw new Error('the tiktoken tokenizer encodes within a limit');
+    const prefix = `日本語 🎉\n${lines.slice(0, 90)}`;
+    expect(wasm.countPrefix?.(text, head, prefix.length)).toBe(reference.encode_ordinary(prefix).length);
   });
 
   it('a tokenizer made in a test encodes, decodes, counts and encodes within a limit', async () => {

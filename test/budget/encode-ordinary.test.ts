@@ -1,0 +1,51 @@
+import { get_encoding } from 'tiktoken';
+import { afterAll, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { OrdinaryEncoder } from '../../src/budget/encode-ordinary.js';
+import { vocabularyOf } from '../../src/budget/vocabulary-of.js';
+
+// The encoder's own bookkeeping (its piece cache, its token buffer), held to what it promises;
+// encode-ordinary.fuzz.test.ts holds its tokens to tiktoken's.
+const o200k = get_encoding('o200k_base');
+afterAll(() => o200k.free());
+const reference = (text: string) => [...o200k.encode_ordinary(text)];
+
+describe('OrdinaryEncoder', () => {
+  it('keeps the tokens of pieces up to 256 characters, at most pieceEntries of them', () => {
+    const encoder = new OrdinaryEncoder('o200k_base', 3);
+    // Pieces: "a", " b", " c" (kept), then a run of 300 and one of 256 letters, and " d".
+    const text = `a b c ${'x'.repeat(300)} ${'y'.repeat(255)} d`;
+    expect([...encoder.encode('a b c')]).toEqual(reference('a b c'));
+    expect(encoder.keptPieces).toBe(3);
+    expect([...encoder.encode(` ${'x'.repeat(300)}`)]).toEqual(reference(` ${'x'.repeat(300)}`));
+    expect(encoder.keptPieces).toBe(3);
+    // The fourth kept piece finds the cache full: it starts again with that piece alone.
+    expect([...encoder.encode(` ${'y'.repeat(255)}`)]).toEqual(reference(` ${'y'.repeat(255)}`));
+    expect(encoder.keptPieces).toBe(1);
+    expect([...encoder.encode(text)]).toEqual(reference(text));
+  });
+
+  it('answers a piece met before from its cache, without looking up the vocabulary again', () => {
+    const encoder = new OrdinaryEncoder('o200k_base');
+    const text = 'tokenization of tokenizers';
+    const first = [...encoder.encode(text)];
+    const lookups = vi.spyOn(vocabularyOf('o200k_base').ranks, 'get');
+    onTestFinished(() => lookups.mockRestore());
+    expect([...encoder.encode(text)]).toEqual(first);
+    expect(lookups).not.toHaveBeenCalled();
+    expect(first).toEqual(reference(text));
+  });
+
+  it('grows its token buffer when a piece crosses its end (4,096 tokens at first), one of several tokens or of one', () => {
+    const encoder = new OrdinaryEncoder('o200k_base');
+    // 4,095 pieces of one token, then " zqxjk" (3 tokens) across the first buffer's end.
+    const text = `${' a'.repeat(4095)} zqxjk`;
+    const expected = reference(text);
+    expect(expected).toHaveLength(4098);
+    expect([...encoder.encode(text)]).toEqual(expected);
+    // The grown buffer is reused: a shorter text afterwards gets its own tokens only.
+    expect([...encoder.encode(' zqxjk a')]).toEqual(reference(' zqxjk a'));
+    // A piece of one token past the end grows a fresh encoder's buffer too.
+    const singles = ' a'.repeat(4097);
+    expect([...new OrdinaryEncoder('o200k_base').encode(singles)]).toEqual(reference(singles));
+  });
+});
