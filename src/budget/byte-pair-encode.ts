@@ -1,5 +1,5 @@
 import type { TokenizerEncoding } from './encoding-for-model.js';
-import { vocabularyOf } from './vocabulary-of.js';
+import { type Vocabulary, vocabularyOf } from './vocabulary-of.js';
 
 /**
  * Byte-pair encoding of one pre-tokenized piece, token for token what tiktoken returns, in
@@ -12,7 +12,7 @@ import { vocabularyOf } from './vocabulary-of.js';
 export function bytePairEncode(encoding: TokenizerEncoding, piece: string): Uint32Array {
   const ranks = ranksOf(encoding);
   const bytes = isAscii(piece) ? piece : Buffer.from(piece, 'utf8').toString('latin1');
-  const whole = ranks.get(bytes);
+  const whole = ranks.rankOf(bytes);
   if (whole !== undefined) return Uint32Array.of(whole);
   return bytes.length <= shortPieceBytes ? mergeShort(ranks, bytes) : mergeLong(ranks, encoding, bytes);
 }
@@ -33,13 +33,13 @@ const shortStarts = new Int32Array(shortPieceBytes + 1);
 const shortRanks = new Float64Array(shortPieceBytes);
 
 /** tiktoken's `_byte_pair_merge` on a short piece (parts listed by their starts). */
-function mergeShort(ranks: Map<string, number>, bytes: string): Uint32Array {
+function mergeShort(ranks: Vocabulary, bytes: string): Uint32Array {
   const starts = shortStarts;
   const pairRanks = shortRanks;
   let parts = bytes.length;
   for (let index = 0; index <= parts; index++) starts[index] = index;
   const rankOf = (first: number) =>
-    first + 1 < parts ? (ranks.get(bytes.slice(starts[first], starts[first + 2])) ?? Infinity) : Infinity;
+    first + 1 < parts ? (ranks.rankOf(bytes.slice(starts[first], starts[first + 2])) ?? Infinity) : Infinity;
   for (let index = 0; index < parts; index++) pairRanks[index] = rankOf(index);
   for (;;) {
     let lowest = Infinity;
@@ -65,15 +65,15 @@ function mergeShort(ranks: Map<string, number>, bytes: string): Uint32Array {
   return tokens;
 }
 
-function rankOfPart(ranks: Map<string, number>, bytes: string, start: number, end: number): number {
-  const rank = ranks.get(bytes.slice(start, end));
+function rankOfPart(ranks: Vocabulary, bytes: string, start: number, end: number): number {
+  const rank = ranks.rankOf(bytes.slice(start, end));
   // Every single byte is in the vocabulary, and merges only make ranked byte strings.
   if (rank === undefined) throw new Error('no rank for a byte-pair part');
   return rank;
 }
 
 /** The same merges with the candidate pairs in a heap: O(n log n) for long pieces. */
-function mergeLong(ranks: Map<string, number>, encoding: TokenizerEncoding, bytes: string): Uint32Array {
+function mergeLong(ranks: Vocabulary, encoding: TokenizerEncoding, bytes: string): Uint32Array {
   const length = bytes.length;
   // Parts are identified by their first byte; `next` links them (length = end of text).
   const next = new Int32Array(length);
@@ -89,7 +89,7 @@ function mergeLong(ranks: Map<string, number>, encoding: TokenizerEncoding, byte
   const rankPair = (start: number) => {
     const middle = next[start] as number;
     if (middle >= length) return -1;
-    return ranks.get(bytes.slice(start, next[middle] as number)) ?? -1;
+    return ranks.rankOf(bytes.slice(start, next[middle] as number)) ?? -1;
   };
   for (let index = 0; index + 1 < length; index++) {
     const rank = rankPair(index);
@@ -117,7 +117,7 @@ function mergeLong(ranks: Map<string, number>, encoding: TokenizerEncoding, byte
   }
   const tokens: number[] = [];
   for (let start = 0; start < length; start = next[start] as number) {
-    const rank = ranks.get(bytes.slice(start, next[start] as number));
+    const rank = ranks.rankOf(bytes.slice(start, next[start] as number));
     // Every single byte is in the vocabulary, and merges only make ranked byte strings.
     if (rank === undefined) throw new Error(`no rank for a byte-pair part of ${encoding}`);
     tokens.push(rank);
@@ -125,8 +125,8 @@ function mergeLong(ranks: Map<string, number>, encoding: TokenizerEncoding, byte
   return Uint32Array.from(tokens);
 }
 
-function ranksOf(encoding: TokenizerEncoding): Map<string, number> {
-  return vocabularyOf(encoding).ranks;
+function ranksOf(encoding: TokenizerEncoding): Vocabulary {
+  return vocabularyOf(encoding);
 }
 
 /** A binary min-heap of (rank, start) pairs, ordered by rank then start (leftmost first). */

@@ -198,26 +198,23 @@ interface Backend {
 /** encode-ordinary.ts and the vocabulary: no WASM loaded at all. */
 function javaScriptBackend(encoding: TokenizerEncoding, pieceEntries: number): Backend {
   const encoder = new OrdinaryEncoder(encoding, pieceEntries);
-  const { bytesOf: bytesOfToken } = vocabularyOf(encoding);
+  const vocabulary = vocabularyOf(encoding);
   // A number that is no token of the encoding is an error that names it.
-  const known = (token: number) => {
-    const bytes = bytesOfToken[token];
-    if (bytes === undefined) throw new RangeError(`${token} is not a token of ${encoding}`);
-    return bytes;
+  const lengthOf = (token: number) => {
+    const length = vocabulary.byteLength(token);
+    if (length === undefined) throw new RangeError(`${token} is not a token of ${encoding}`);
+    return length;
   };
   return {
     ordinary: (text) => encoder.encode(text),
     linear: true,
-    bytesOf: (token) => known(token).length,
+    bytesOf: lengthOf,
     bytesOfTokens: (tokens) => {
       let length = 0;
-      for (const token of tokens) length += known(token).length;
+      for (const token of tokens) length += lengthOf(token);
       const bytes = new Uint8Array(length);
       let offset = 0;
-      for (const token of tokens) {
-        const text = bytesOfToken[token] as string;
-        for (let index = 0; index < text.length; index++) bytes[offset++] = text.charCodeAt(index);
-      }
+      for (const token of tokens) offset = vocabulary.writeBytes(token, bytes, offset);
       return bytes;
     },
     release: () => {},

@@ -28,7 +28,7 @@ describe('OrdinaryEncoder', () => {
     const encoder = new OrdinaryEncoder('o200k_base');
     const text = 'tokenization of tokenizers';
     const first = [...encoder.encode(text)];
-    const lookups = vi.spyOn(vocabularyOf('o200k_base').ranks, 'get');
+    const lookups = vi.spyOn(vocabularyOf('o200k_base'), 'rankOf');
     onTestFinished(() => lookups.mockRestore());
     expect([...encoder.encode(text)]).toEqual(first);
     expect(lookups).not.toHaveBeenCalled();

@@ -1,3 +1,4 @@
+import { get_encoding } from 'tiktoken';
 import { describe, expect, it } from 'vitest';
 import { vocabularyOf } from '../../src/budget/vocabulary-of.js';
 
@@ -7,5 +8,50 @@ describe('vocabularyOf', () => {
     // a few hundred ms each time.
     expect(vocabularyOf('cl100k_base')).toBe(vocabularyOf('cl100k_base'));
     expect(vocabularyOf('o200k_base')).not.toBe(vocabularyOf('cl100k_base'));
+  });
+
+  it.each(['o200k_base', 'cl100k_base'] as const)(
+    'has every token’s bytes as tiktoken has them, and finds each ordinary token by its bytes (%s, every 7th token)',
+    (encoding) => {
+      const vocabulary = vocabularyOf(encoding);
+      const reference = get_encoding(encoding);
+      try {
+        const mismatched: number[] = [];
+        for (let token = 0; token < 199_998 && (encoding === 'o200k_base' || token < 100_256); token += 7) {
+          const expected = reference.decode_single_token_bytes(token);
+          const written = new Uint8Array(expected.length + 2);
+          const end = vocabulary.writeBytes(token, written, 1);
+          const bytes = Buffer.from(written.subarray(1, end)).toString('latin1');
+          if (
+            vocabulary.byteLength(token) !== expected.length ||
+            end !== expected.length + 1 ||
+            !Buffer.from(expected).equals(written.subarray(1, end)) ||
+            vocabulary.rankOf(bytes) !== token
+          )
+            mismatched.push(token);
+        }
+        expect(mismatched).toEqual([]);
+      } finally {
+        reference.free();
+      }
+    },
+  );
+
+  it('knows special tokens by number only, and nothing that is no token', () => {
+    const vocabulary = vocabularyOf('o200k_base');
+    // <|endoftext|> is 199999: 13 bytes, written out; its text is not an ordinary token.
+    expect(vocabulary.byteLength(199_999)).toBe(13);
+    const written = new Uint8Array(13);
+    vocabulary.writeBytes(199_999, written, 0);
+    expect(Buffer.from(written).toString()).toBe('<|endoftext|>');
+    expect(vocabulary.rankOf('<|endoftext|>')).toBeUndefined();
+    // 199998 and 200000 are numbers between the special tokens; 10^6 is past the end.
+    expect([
+      vocabulary.byteLength(199_998),
+      vocabulary.byteLength(200_000),
+      vocabulary.byteLength(1e6),
+    ]).toEqual([undefined, undefined, undefined]);
+    expect(vocabulary.rankOf('no such token at all, surely')).toBeUndefined();
+    expect(vocabulary.rankOf('')).toBeUndefined();
   });
 });
