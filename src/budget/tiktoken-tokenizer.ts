@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { get_encoding, type Tiktoken } from 'tiktoken';
+import { ContextError } from '../errors.js';
 import { boundedByCount } from '../options/bounded-by-count.js';
 import { bytePairEncode } from './byte-pair-encode.js';
 import { encodeChunked } from './count-tokens-chunked.js';
@@ -60,6 +61,12 @@ export function createTiktokenTokenizer(
   const encoding =
     options.encoding ?? (options.model !== undefined ? encodingForModel(options.model) : 'o200k_base');
   const pieceEntries = options.pieceCacheEntries ?? defaultPieceEntries;
+  if (!Number.isSafeInteger(pieceEntries) || pieceEntries < 0) {
+    throw new ContextError('INVALID_OPTION', 'pieceCacheEntries must be a whole number, 0 or more', {
+      field: 'pieceCacheEntries',
+      value: pieceEntries,
+    });
+  }
   const backend =
     patternIsTiktokens && pieceEntries > 0
       ? javaScriptBackend(encoding, pieceEntries)

@@ -180,6 +180,13 @@ describe('createTiktokenTokenizer', () => {
     expect(await fresh.count('hello world')).toBe(2);
   });
 
+  it('refuses a pieceCacheEntries that is not a whole number of 0 or more, naming it', () => {
+    for (const value of [-1, 1.5, Number.NaN, '10' as unknown as number])
+      expect(() => createTiktokenTokenizer({ pieceCacheEntries: value })).toThrow(
+        expect.objectContaining({ code: 'INVALID_OPTION', field: 'pieceCacheEntries', value }),
+      );
+  });
+
   it('encodes and decodes without tiktoken’s WASM when it encodes in JavaScript (decoding on the vocabulary)', async () => {
     const wasmEncode = spyForThisTest(Tiktoken.prototype, 'encode_ordinary');
     const wasmDecode = spyForThisTest(Tiktoken.prototype, 'decode');
