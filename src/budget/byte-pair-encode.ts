@@ -10,11 +10,11 @@ import { type Vocabulary, vocabularyOf } from './vocabulary-of.js';
  * vocabulary (vocabularyOf).
  */
 export function bytePairEncode(encoding: TokenizerEncoding, piece: string): Uint32Array {
-  const ranks = ranksOf(encoding);
+  const vocabulary = vocabularyOf(encoding);
   const bytes = isAscii(piece) ? piece : Buffer.from(piece, 'utf8').toString('latin1');
-  const whole = ranks.rankOf(bytes);
+  const whole = vocabulary.rankOf(bytes);
   if (whole !== undefined) return Uint32Array.of(whole);
-  return bytes.length <= shortPieceBytes ? mergeShort(ranks, bytes) : mergeLong(ranks, encoding, bytes);
+  return bytes.length <= shortPieceBytes ? mergeShort(vocabulary, bytes) : mergeLong(vocabulary, bytes);
 }
 
 // --- Internal helpers ---
@@ -33,13 +33,15 @@ const shortStarts = new Int32Array(shortPieceBytes + 1);
 const shortRanks = new Float64Array(shortPieceBytes);
 
 /** tiktoken's `_byte_pair_merge` on a short piece (parts listed by their starts). */
-function mergeShort(ranks: Vocabulary, bytes: string): Uint32Array {
+function mergeShort(vocabulary: Vocabulary, bytes: string): Uint32Array {
   const starts = shortStarts;
   const pairRanks = shortRanks;
   let parts = bytes.length;
   for (let index = 0; index <= parts; index++) starts[index] = index;
   const rankOf = (first: number) =>
-    first + 1 < parts ? (ranks.rankOf(bytes.slice(starts[first], starts[first + 2])) ?? Infinity) : Infinity;
+    first + 1 < parts
+      ? (vocabulary.rankOf(bytes.slice(starts[first], starts[first + 2])) ?? Infinity)
+      : Infinity;
   for (let index = 0; index < parts; index++) pairRanks[index] = rankOf(index);
   for (;;) {
     let lowest = Infinity;
@@ -61,19 +63,19 @@ function mergeShort(ranks: Vocabulary, bytes: string): Uint32Array {
   }
   const tokens = new Uint32Array(parts);
   for (let index = 0; index < parts; index++)
-    tokens[index] = rankOfPart(ranks, bytes, starts[index] as number, starts[index + 1] as number);
+    tokens[index] = rankOfPart(vocabulary, bytes, starts[index] as number, starts[index + 1] as number);
   return tokens;
 }
 
-function rankOfPart(ranks: Vocabulary, bytes: string, start: number, end: number): number {
-  const rank = ranks.rankOf(bytes.slice(start, end));
-  // Every single byte is in the vocabulary, and merges only make ranked byte strings.
+/** The token a merged part is; every single byte is one, and merges only make tokens. */
+function rankOfPart(vocabulary: Vocabulary, bytes: string, start: number, end: number): number {
+  const rank = vocabulary.rankOf(bytes.slice(start, end));
   if (rank === undefined) throw new Error('no rank for a byte-pair part');
   return rank;
 }
 
 /** The same merges with the candidate pairs in a heap: O(n log n) for long pieces. */
-function mergeLong(ranks: Vocabulary, encoding: TokenizerEncoding, bytes: string): Uint32Array {
+function mergeLong(vocabulary: Vocabulary, bytes: string): Uint32Array {
   const length = bytes.length;
   // Parts are identified by their first byte; `next` links them (length = end of text).
   const next = new Int32Array(length);
@@ -89,7 +91,7 @@ function mergeLong(ranks: Vocabulary, encoding: TokenizerEncoding, bytes: string
   const rankPair = (start: number) => {
     const middle = next[start] as number;
     if (middle >= length) return -1;
-    return ranks.rankOf(bytes.slice(start, next[middle] as number)) ?? -1;
+    return vocabulary.rankOf(bytes.slice(start, next[middle] as number)) ?? -1;
   };
   for (let index = 0; index + 1 < length; index++) {
     const rank = rankPair(index);
@@ -116,17 +118,9 @@ function mergeLong(ranks: Vocabulary, encoding: TokenizerEncoding, bytes: string
     }
   }
   const tokens: number[] = [];
-  for (let start = 0; start < length; start = next[start] as number) {
-    const rank = ranks.rankOf(bytes.slice(start, next[start] as number));
-    // Every single byte is in the vocabulary, and merges only make ranked byte strings.
-    if (rank === undefined) throw new Error(`no rank for a byte-pair part of ${encoding}`);
-    tokens.push(rank);
-  }
+  for (let start = 0; start < length; start = next[start] as number)
+    tokens.push(rankOfPart(vocabulary, bytes, start, next[start] as number));
   return Uint32Array.from(tokens);
-}
-
-function ranksOf(encoding: TokenizerEncoding): Vocabulary {
-  return vocabularyOf(encoding);
 }
 
 /** A binary min-heap of (rank, start) pairs, ordered by rank then start (leftmost first). */

@@ -31,6 +31,7 @@ export class OrdinaryEncoder {
     private readonly encoding: TokenizerEncoding,
     private readonly pieceEntries = defaultPieceEntries,
   ) {
+    // Loaded now, so a tokenizer's creation pays for it, not its first count (a turn).
     vocabularyOf(encoding);
     this.pieces = preTokenizePattern(encoding);
   }

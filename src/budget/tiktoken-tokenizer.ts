@@ -120,8 +120,8 @@ export function createTiktokenTokenizer(
     decode: (tokens) => decodeUtf8Whole(backend.bytesOfTokens(tokens)),
     count: async (text) => {
       if (text.length < cacheFromChars) {
-        // Short texts recur every turn (frame headers, markers) and cost ~0.5 µs per character
-        // under o200k's pre-tokenizer: keep their counts, keyed by the text itself.
+        // Short texts recur every turn (frame headers, markers): keep their counts, keyed by
+        // the text itself (hashing them would cost about what counting does).
         const known = shortCounts.get(text);
         if (known !== undefined) return known;
         const count = encodeGuarded(text, pieceEncoder).length;

@@ -15,7 +15,7 @@ afterAll(() => tokenizer.dispose());
 
 /** A spy on a real method (it calls through), removed when the test finishes. */
 function spyForThisTest(target: object, name: string) {
-  const spy = vi.spyOn(target as Record<string, () => unknown>, name);
+  const spy = vi.spyOn(target as Record<string, (...args: unknown[]) => unknown>, name);
   onTestFinished(() => spy.mockRestore());
   return spy;
 }
@@ -51,12 +51,8 @@ describe('createTiktokenTokenizer', () => {
     vi.resetModules();
     const fresh = await import('../../src/budget/tiktoken-tokenizer.js');
     const { OrdinaryEncoder: FreshEncoder } = await import('../../src/budget/encode-ordinary.js');
-    const javaScript = vi.spyOn(FreshEncoder.prototype, 'encode');
-    const wasm = vi.spyOn(Tiktoken.prototype, 'encode_ordinary');
-    onTestFinished(() => {
-      javaScript.mockRestore();
-      wasm.mockRestore();
-    });
+    const javaScript = spyForThisTest(FreshEncoder.prototype, 'encode');
+    const wasm = spyForThisTest(Tiktoken.prototype, 'encode_ordinary');
     const elsewhere = fresh.createTiktokenTokenizer();
     onTestFinished(() => elsewhere.dispose());
     const text = `${lines}日本語 🎉`;
@@ -65,8 +61,7 @@ describe('createTiktokenTokenizer', () => {
   });
 
   it('hands the JavaScript encoder a chunk with a long run whole: it is linear, so no guard splits it', async () => {
-    const encodeOrdinary = vi.spyOn(OrdinaryEncoder.prototype, 'encode');
-    onTestFinished(() => encodeOrdinary.mockRestore());
+    const encodeOrdinary = spyForThisTest(OrdinaryEncoder.prototype, 'encode');
     const own = createTiktokenTokenizer();
     onTestFinished(() => own.dispose());
     // A run of 2,000 letters between words: tiktoken's WASM would get the words around it in
@@ -95,12 +90,17 @@ describe('createTiktokenTokenizer', () => {
     }
   });
 
-  it('shares one encoder: a second tokenizer of the same encoding is ready at once and counts the same', async () => {
-    const second = createTiktokenTokenizer();
-    expect(await second.count('hello world')).toBe(await tokenizer.count('hello world'));
+  it('shares one WASM encoder: a second tokenizer of the same encoding is ready at once and counts the same', async () => {
+    // Only a tokenizer that encodes with tiktoken's WASM shares an encoder (the piece cache off);
+    // the JavaScript one shares only the vocabulary (vocabulary-of.test.ts).
+    const wasm = { pieceCacheEntries: 0 } as const;
+    const first = createTiktokenTokenizer(wasm);
+    onTestFinished(() => first.dispose());
+    const second = createTiktokenTokenizer(wasm);
+    expect(await second.count('hello world')).toBe(await first.count('hello world'));
     second.dispose();
     // Disposing one user must not free the encoder the other still uses.
-    expect(await tokenizer.count('still works')).toBe(2);
+    expect(await first.count('still works')).toBe(2);
   });
 
   it('a bounded encoding reports the whole count it knows, and hashes its text only when a text of that length was counted', async () => {
@@ -217,8 +217,7 @@ describe('createTiktokenTokenizer', () => {
   it('counts a long text once when two counts of it run at the same time', async () => {
     const counting = createTiktokenTokenizer();
     onTestFinished(() => counting.dispose());
-    const encodeOrdinary = vi.spyOn(OrdinaryEncoder.prototype, 'encode');
-    onTestFinished(() => encodeOrdinary.mockRestore());
+    const encodeOrdinary = spyForThisTest(OrdinaryEncoder.prototype, 'encode');
     expect(await Promise.all([counting.count(lines), counting.count(lines)])).toEqual([1000, 1000]);
     // 4,500 characters are one chunk: one encoding call for both counts.
     expect(encodeOrdinary).toHaveBeenCalledTimes(1);
@@ -227,8 +226,7 @@ describe('createTiktokenTokenizer', () => {
   it('keeps the count of a complete bounded encoding of a long text, never of a partial one', async () => {
     const counting = createTiktokenTokenizer();
     onTestFinished(() => counting.dispose());
-    const encodeOrdinary = vi.spyOn(OrdinaryEncoder.prototype, 'encode');
-    onTestFinished(() => encodeOrdinary.mockRestore());
+    const encodeOrdinary = spyForThisTest(OrdinaryEncoder.prototype, 'encode');
 
     const partial = await counting.encodeWithin?.(lines, 10, 'start');
     expect(partial?.complete).toBe(false);
@@ -253,8 +251,7 @@ describe('createTiktokenTokenizer', () => {
   });
 
   it('goes on from an earlier encoding of the start, encoding only the rest; an encoding from the end is no place to go on from', async () => {
-    const encodeOrdinary = vi.spyOn(OrdinaryEncoder.prototype, 'encode');
-    onTestFinished(() => encodeOrdinary.mockRestore());
+    const encodeOrdinary = spyForThisTest(OrdinaryEncoder.prototype, 'encode');
     const head = await tokenizer.encodeWithin?.(lines, 3, 'start');
     const tail = await tokenizer.encodeWithin?.(lines, 3, 'end');
     if (!head || !tail) throw new Error('the tiktoken tokenizer encodes within a limit');
@@ -362,8 +359,7 @@ describe('createTiktokenTokenizer', () => {
   it('counts a text again once its count is evicted, and keeps a complete bounded encoding of a length never counted', async () => {
     const counting = createTiktokenTokenizer({ countCacheEntries: 1 });
     onTestFinished(() => counting.dispose());
-    const encodeOrdinary = vi.spyOn(OrdinaryEncoder.prototype, 'encode');
-    onTestFinished(() => encodeOrdinary.mockRestore());
+    const encodeOrdinary = spyForThisTest(OrdinaryEncoder.prototype, 'encode');
     expect(await counting.count(lines)).toBe(1000);
     expect(await counting.count(`${lines}x`)).toBe(1001);
     encodeOrdinary.mockClear();
