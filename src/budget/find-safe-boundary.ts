@@ -23,36 +23,32 @@ export function isSafeBoundary(text: string, index: number): boolean {
 
 /**
  * The last safe boundary in `(from, to]`, preferring newlines; -1 when there is none. Scans
- * backwards from `to`, so the work is proportional to how far back the boundary lies.
+ * backwards from `to` and never before `from`, so the work is at most the window's length
+ * (`lastIndexOf` has no lower bound: on a text without newlines, base64 say, it searched back to
+ * the text's start for every chunk, and counting 4 MB of it took 2.5× as long as 2 MB).
  */
 export function lastSafeBoundary(text: string, from: number, to: number): number {
   if (to >= text.length) return text.length;
-  for (let index = text.lastIndexOf('\n', to - 1); index >= from; index = text.lastIndexOf('\n', index - 1)) {
-    if (index + 1 <= to && index + 1 > from && isSafeBoundary(text, index + 1)) return index + 1;
-    if (index === 0) break;
+  for (let index = to - 1; index >= Math.max(0, from); index--) {
+    if (text.charCodeAt(index) === newline && isSafeBoundary(text, index + 1)) return index + 1;
   }
-  for (let index = text.lastIndexOf(' ', to); index > from; index = text.lastIndexOf(' ', index - 1)) {
-    if (isSafeBoundary(text, index)) return index;
+  for (let index = to; index > Math.max(-1, from); index--) {
+    if (text.charCodeAt(index) === space && isSafeBoundary(text, index)) return index;
   }
   return -1;
 }
 
-/** The first safe boundary in `[from, to)`, preferring newlines; -1 when there is none. */
+/**
+ * The first safe boundary in `[from, to)`, preferring newlines; -1 when there is none. Scans
+ * forwards from `from` and never past `to` (see lastSafeBoundary).
+ */
 export function firstSafeBoundary(text: string, from: number, to: number): number {
   if (from <= 0) return 0;
-  for (
-    let index = text.indexOf('\n', from - 1);
-    index !== -1 && index + 1 < to;
-    index = text.indexOf('\n', index + 1)
-  ) {
-    if (index + 1 >= from && isSafeBoundary(text, index + 1)) return index + 1;
+  for (let index = from - 1; index + 1 < Math.min(to, text.length + 1); index++) {
+    if (text.charCodeAt(index) === newline && isSafeBoundary(text, index + 1)) return index + 1;
   }
-  for (
-    let index = text.indexOf(' ', from);
-    index !== -1 && index < to;
-    index = text.indexOf(' ', index + 1)
-  ) {
-    if (isSafeBoundary(text, index)) return index;
+  for (let index = from; index < Math.min(to, text.length); index++) {
+    if (text.charCodeAt(index) === space && isSafeBoundary(text, index)) return index;
   }
   return -1;
 }

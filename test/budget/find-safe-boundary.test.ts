@@ -58,3 +58,52 @@ describe('firstSafeBoundary', () => {
     expect(firstSafeBoundary('a b', 1, 3)).toBe(1);
   });
 });
+
+describe('lastSafeBoundary and firstSafeBoundary against a scan of every index', () => {
+  // The reference: every index of the window tested with isSafeBoundary, newline boundaries first.
+  const isNewlineBoundary = (value: string, index: number) =>
+    value[index - 1] === '\n' && isSafeBoundary(value, index);
+  const isSpaceBoundary = (value: string, index: number) =>
+    value[index] === ' ' && isSafeBoundary(value, index);
+  const reference = (value: string, from: number, to: number, last: boolean): number => {
+    const indices = Array.from({ length: value.length + 1 }, (_, index) => index).filter((index) =>
+      last ? index > from && index <= to : index >= from && index < to,
+    );
+    if (last) indices.reverse();
+    return (
+      indices.find((index) => isNewlineBoundary(value, index)) ??
+      indices.find((index) => isSpaceBoundary(value, index)) ??
+      -1
+    );
+  };
+
+  it('finds the same boundary for random texts and windows, a window never read past its ends', () => {
+    const alphabet = ['a', 'b', '1', ' ', '\n', '/', '\t', '.', '日'];
+    let seed = 7;
+    const next = (below: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % below;
+    };
+    for (let run = 0; run < 3000; run++) {
+      const value = Array.from({ length: 1 + next(24) }, () => alphabet[next(alphabet.length)]).join('');
+      const from = next(value.length + 1);
+      const to = Math.min(value.length - 1, from + next(value.length + 1));
+      if (to < value.length && to > from) {
+        expect([value, from, to, lastSafeBoundary(value, from, to)]).toEqual([
+          value,
+          from,
+          to,
+          reference(value, from, to, true),
+        ]);
+      }
+      if (from > 0 && to > from) {
+        expect([value, from, to, firstSafeBoundary(value, from, to)]).toEqual([
+          value,
+          from,
+          to,
+          reference(value, from, to, false),
+        ]);
+      }
+    }
+  });
+});
