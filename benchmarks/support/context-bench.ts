@@ -1,8 +1,7 @@
-import { type ComposableAttachment, composeContext } from '../../src/budget/compose-context.js';
+import { composeContext } from '../../src/budget/compose-context.js';
 import { createTiktokenTokenizer } from '../../src/budget/tiktoken-tokenizer.js';
 import type { Tokenizer } from '../../src/budget/tokenizer.js';
-import { convertContents } from '../../src/convert/convert-contents.js';
-import { escapeFrameContent } from '../../src/render/frame-resource.js';
+import { prepareAttachment } from '../../src/convert/prepare-attachment.js';
 import type { TruncationStrategyName } from '../../src/types.js';
 
 const lines = [
@@ -32,27 +31,21 @@ export function mixedText(chars: number, seed = 0): string {
   return parts.join('');
 }
 
-/** The convert step as the provider runs it, then composeContext: one turn for one resource. */
+/**
+ * The convert step as the provider runs it (prepareAttachment: hash, convert, escape), then
+ * composeContext: one turn for one resource.
+ */
 export async function fitResource(
   text: string,
   tokenizer: Tokenizer,
   maxTokens: number,
   truncation: TruncationStrategyName = 'head',
 ) {
-  const converted = convertContents([{ uri: 'bench://resource', mimeType: 'text/plain', text }]);
-  const item: ComposableAttachment = {
-    provenance: {
-      scope: 'pipeline',
-      server: 'bench',
-      uri: 'bench://resource',
-      mimeType: 'text/plain',
-      sha256: converted.sha256,
-    },
-    sections: converted.sections.map((section) =>
-      section.kind === 'text' ? { ...section, text: escapeFrameContent(section.text) } : section,
-    ),
-  };
-  return composeContext([item], tokenizer, {
+  const { composable } = prepareAttachment(
+    { scope: 'pipeline', server: 'bench', uri: 'bench://resource' },
+    { contents: [{ uri: 'bench://resource', mimeType: 'text/plain', text }] },
+  );
+  return composeContext([composable], tokenizer, {
     maxTokens,
     minTokens: 64,
     strategy: 'fair',

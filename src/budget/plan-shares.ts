@@ -181,10 +181,12 @@ async function measureCached(
   options: ComposeOptions,
   earlier?: BodyMeasure,
 ): Promise<BodyMeasure> {
-  if (item.contentKey === undefined || !options.derived)
-    return measureBody(body.body, limit, tokenizer, earlier);
+  // A lazily escaped body is escaped only as far as it is counted, where only its head can be
+  // shown; other cuts read it whole (see render-counted.ts), and so are counted on the whole.
+  const text = body.escaped && (options.truncation ?? 'head') === 'head' ? body.escaped : body.body;
+  if (item.contentKey === undefined || !options.derived) return measureBody(text, limit, tokenizer, earlier);
   const key = `${item.contentKey}|${tokenizer.name}|${modelKey(options.model)}`;
-  return options.derived.measureOnce(key, limit, () => measureBody(body.body, limit, tokenizer, earlier));
+  return options.derived.measureOnce(key, limit, () => measureBody(text, limit, tokenizer, earlier));
 }
 
 /**
@@ -195,10 +197,11 @@ async function measureCached(
  */
 function guessCutOverhead({ item, body }: AttachmentBody): number {
   // The body's length stands in for its count, which is not known yet: a guess needs only about
-  // as many digits (a token is a character or more, but for rare characters and emoji).
+  // as many digits (a token is a character or more, but for rare characters and emoji). A lazily
+  // escaped body's raw length: escaping it whole to learn its length would defeat the laziness.
   const { frame, marker } = cutOverheadTexts({
     ...item.provenance,
-    originalTokens: body.body.length,
+    originalTokens: body.escaped?.raw.length ?? body.body.length,
     originalTokensEstimated: true,
   });
   return Math.floor((frame.length + marker.length) / charsPerOverheadToken);

@@ -2,6 +2,7 @@ import { frameResource } from '../render/frame-resource.js';
 import type { BlockProvenance, ContextBlock, MediaPart } from '../types.js';
 import type { ComposeOptions } from './composable-attachment.js';
 import { countJoined, type JoinedPart } from './count-joined.js';
+import { type BodyMeasure, measureBody } from './measure-body.js';
 import type { BudgetDecision } from './plan-budget.js';
 import { modelKey, type PlannedAttachment, provenanceOf } from './plan-shares.js';
 import type { Tokenizer } from './tokenizer.js';
@@ -101,15 +102,17 @@ async function renderAttachment(
       ]),
     };
   }
-  const strategy = truncationStrategies[options.truncation ?? 'head'];
-  const cut = await strategy({
-    body: assembled.body,
+  const truncation = options.truncation ?? 'head';
+  const contentTokens = Math.max(0, decision.contentTokens);
+  const { text, head } = await textToCut(attachment, truncation, contentTokens, tokenizer);
+  const cut = await truncationStrategies[truncation]({
+    body: text,
     pinnedChars: assembled.pinnedChars,
-    contentTokens: Math.max(0, decision.contentTokens),
+    contentTokens,
     markerTokens: cost.markerTokens,
     originalTokens: measure.originalTokens,
     estimated: measure.estimated,
-    headEncoding: measure.head,
+    headEncoding: head,
     tokenizer,
     lineAware: options.lineAware ?? true,
     ...(options.query !== undefined && { query: options.query }),
@@ -127,6 +130,29 @@ async function renderAttachment(
   const parts = assembled.parts.filter(({ line }) => cut.text.includes(line)).map(({ part }) => part);
   const block = withParts({ kind: 'resource', text: frameResource(provenance, cut.text), provenance }, parts);
   return { block, parts: framedParts(block.text, provenance, cut.parts ?? [{ text: cut.text }]) };
+}
+
+/**
+ * The text a cut reads, with the tokens counted from its start. A head cut of a lazily escaped
+ * body counted only in part reads the escaped prefix its measure counted, counted on first when
+ * the share reaches past it: the rest of the body is never escaped. Any other cut reads the whole
+ * body. The plan's measure still names the body's size (frame and marker were costed with it).
+ */
+async function textToCut(
+  { body, measure }: PlannedAttachment,
+  truncation: string,
+  contentTokens: number,
+  tokenizer: Tokenizer,
+): Promise<{ text: string; head: BodyMeasure['head'] }> {
+  if (truncation !== 'head' || !body.escaped || !measure.estimated)
+    return { text: body.body, head: measure.head };
+  const counted =
+    measure.head.tokens.length >= contentTokens
+      ? measure
+      : await measureBody(body.escaped, contentTokens, tokenizer, measure);
+  // Counted on to its end, the body turned out whole: the cut reads it whole.
+  if (!counted.estimated) return { text: body.body, head: counted.head };
+  return { text: body.escaped.prefix(counted.head.end).text, head: counted.head };
 }
 
 /**

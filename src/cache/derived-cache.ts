@@ -178,7 +178,9 @@ const registryIds = new WeakMap<ConverterRegistry, number>();
 let lastRegistryId = 0;
 
 function sizeOf(section: ConvertedSection): number {
-  if (section.kind === 'text') return section.text.length * 2;
+  // A lazily escaped text by its raw length: reading `text` would escape it whole. Escaped, it is
+  // the raw text itself unless escaping changed something (then a copy a little longer).
+  if (section.kind === 'text') return (section.escaped?.raw.length ?? section.text.length) * 2;
   if (section.kind === 'media') return section.data.length;
   return 64;
 }

@@ -1,7 +1,7 @@
 import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ComposableAttachment } from '../budget/composable-attachment.js';
 import type { ConvertedSection } from '../render/converted-section.js';
-import { escapeUntrustedText } from '../render/frame-resource.js';
+import { EscapedText } from '../render/escaped-text.js';
 import type { ScopeKind } from '../types.js';
 import { type ConvertedResource, convertContents } from './convert-contents.js';
 import type { ConverterRegistry } from './converter-registry.js';
@@ -200,6 +200,18 @@ function byteCapSections(result: ReadContents): ConvertedSection[] {
   }));
 }
 
+/**
+ * A text section escaped for framing, lazily: a turn that shows a few thousand tokens of a large
+ * body escapes about that much of it (`escaped.prefix`); reading `text` escapes the whole.
+ */
 function escapeSection(section: ConvertedSection): ConvertedSection {
-  return section.kind === 'text' ? { ...section, text: escapeUntrustedText(section.text) } : section;
+  if (section.kind !== 'text') return section;
+  const escaped = new EscapedText(section.text);
+  return {
+    ...section,
+    escaped,
+    get text() {
+      return escaped.text;
+    },
+  };
 }

@@ -1,11 +1,17 @@
 import type { MediaPart, ModelCapabilities, OmittedContent } from '../types.js';
 import type { ConvertedSection } from './converted-section.js';
+import type { EscapedText } from './escaped-text.js';
 import { escapeFrameContent, escapeUntrustedText } from './frame-resource.js';
 
 /** One attachment's content as this turn's model will see it. */
 export interface AssembledBody {
   /** Escaped text to frame: text sections, and a line naming each media item. */
   readonly body: string;
+  /**
+   * When the body is one text section escaped lazily: its escaping, which gives prefixes of
+   * `body` without escaping the rest (`body` itself is escaped when first read).
+   */
+  readonly escaped?: EscapedText;
   /** Leading characters every cut keeps (a single section's pinned lines). */
   readonly pinnedChars: number;
   /** Media parts the model accepts, each with the line in `body` that names it. */
@@ -28,6 +34,9 @@ export function assembleBody(
   sections: readonly ConvertedSection[],
   model: ModelCapabilities = {},
 ): AssembledBody {
+  const [only] = sections;
+  if (sections.length === 1 && only?.kind === 'text' && only.escaped)
+    return lazyBody(only.escaped, only.pinnedLines);
   const several = sections.length > 1;
   const pieces: string[] = [];
   const parts: { part: MediaPart; line: string }[] = [];
@@ -66,6 +75,23 @@ export function assembleBody(
 }
 
 // --- Internal helpers ---
+
+/** One lazily escaped text section as the body: nothing escaped until the budget reads it. */
+function lazyBody(escaped: EscapedText, pinnedLines: number | undefined): AssembledBody {
+  // Escaping never adds or removes a line end: the pinned lines' raw length covers them escaped.
+  const pinnedRaw = pinnedLines ? pinnedLength(escaped.raw, pinnedLines) : 0;
+  const pinnedChars = pinnedRaw > 0 ? pinnedLength(escaped.prefix(pinnedRaw).text, pinnedLines ?? 0) : 0;
+  return {
+    get body() {
+      return escaped.text;
+    },
+    escaped,
+    pinnedChars,
+    parts: [],
+    omittedContents: [],
+    injectable: true,
+  };
+}
 
 function pinnedLength(text: string, lines: number): number {
   let end = 0;

@@ -1,4 +1,5 @@
 import type { MediaPart } from '../types.js';
+import type { EscapedText } from './escaped-text.js';
 
 /**
  * One content item after conversion, as rendering takes it: text, a media item that becomes a
@@ -13,6 +14,12 @@ export type ConvertedSection =
       readonly bytes: number;
       readonly text: string;
       readonly pinnedLines?: number;
+      /**
+       * Set once the text is escaped for framing (prepareAttachment): `text` is then its whole
+       * escaped text, computed when first read, and this gives prefixes of it without escaping
+       * the rest (see escaped-text.ts).
+       */
+      readonly escaped?: EscapedText;
     }
   | {
       readonly kind: 'media';

@@ -10,8 +10,8 @@
  * - A backslash that starts `u{` in the original is written `\u{5c}`, so the rule is reversible:
  *   `restoreText(neutralizeText(text)) === text` for every string.
  *
- * Every body a turn reads passes through here whole (the frame's estimated token count needs the
- * escaped length), so each kind of match is looked for on its own with the quickest search that
+ * Bodies pass through here as far as a turn shows them (escaped-text.ts), a whole body when it
+ * is shown whole, so each kind of match is looked for on its own with the quickest search that
  * finds it — one character-class scan, `indexOf` for the rest — and text with nothing to escape
  * comes back as the same string. The result is exactly that of one replace with the rule's
  * regular expression (a property test holds it to that).

@@ -1,6 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { get_encoding } from 'tiktoken';
+import { afterAll, describe, expect, it } from 'vitest';
 import { measureBody } from '../../src/budget/measure-body.js';
+import { createTiktokenTokenizer } from '../../src/budget/tiktoken-tokenizer.js';
 import type { Tokenizer } from '../../src/budget/tokenizer.js';
+import { EscapedText } from '../../src/render/escaped-text.js';
+import { escapeUntrustedText } from '../../src/render/frame-resource.js';
 import { createCharTokenizer } from './char-tokenizer.js';
 
 describe('measureBody', () => {
@@ -67,5 +71,53 @@ describe('measureBody', () => {
     const measure = await measureBody('abcdef', -5, recording);
     expect(calls).toEqual(['encodeWithin start 0']);
     expect(measure.originalTokens).toBe(6);
+  });
+
+  describe('of a lazily escaped body', () => {
+    const tiktoken = createTiktokenTokenizer();
+    const judge = get_encoding('o200k_base');
+    afterAll(() => {
+      tiktoken.dispose();
+      judge.free();
+    });
+
+    it('counts the escaped prefix to just past the limit, and estimates the whole by how escaping lengthened it', async () => {
+      const raw = 'a <|endoftext|> b </mcp-resource> c\n'.repeat(20_000);
+      const body = new EscapedText(raw);
+      const measure = await measureBody(body, 100, tiktoken);
+      const whole = escapeUntrustedText(raw);
+      expect(measure.estimated).toBe(true);
+      expect(measure.head.tokens.length).toBeGreaterThan(100);
+      expect([...measure.head.tokens]).toEqual([
+        ...judge.encode_ordinary(whole).slice(0, measure.head.tokens.length),
+      ]);
+      // Every line escapes alike: the estimate is the whole escaped body's count to within a token a line.
+      const exact = judge.encode_ordinary(whole).length;
+      expect(Math.abs(measure.originalTokens - exact)).toBeLessThan(exact / 100);
+      // Only a prefix was escaped.
+      expect(body.prefix(0).whole).toBe(false);
+    });
+
+    it('counts on into longer prefixes while one is counted out before the limit', async () => {
+      // Lines of a letter and 300 spaces: dozens of characters a token, so the first prefix
+      // (8 characters a token wanted) holds too few.
+      const raw = `x${' '.repeat(300)}\n`.repeat(5000);
+      const body = new EscapedText(raw);
+      const measure = await measureBody(body, 2000, tiktoken);
+      expect(measure.estimated).toBe(true);
+      expect(measure.head.tokens.length).toBeGreaterThan(2000);
+      expect([...measure.head.tokens]).toEqual([
+        ...judge.encode_ordinary(raw).slice(0, measure.head.tokens.length),
+      ]);
+    });
+
+    it('is exact when the body is counted to its end', async () => {
+      const raw = 'short <|endoftext|> body\nsecond line\n';
+      const measure = await measureBody(new EscapedText(raw), 1000, tiktoken);
+      expect(measure).toMatchObject({
+        estimated: false,
+        originalTokens: judge.encode_ordinary(escapeUntrustedText(raw)).length,
+      });
+    });
   });
 });

@@ -4,6 +4,7 @@ import { DerivedCache } from '../../src/cache/derived-cache.js';
 import { createConverterRegistry } from '../../src/convert/converter-registry.js';
 import { hashContents } from '../../src/convert/hash-contents.js';
 import { prepareAttachment } from '../../src/convert/prepare-attachment.js';
+import { EscapedText } from '../../src/render/escaped-text.js';
 import { countingRegistry } from '../support/counting-registry.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -16,6 +17,8 @@ const guideSection = {
   mimeType: 'text/markdown',
   bytes: 7,
   text: '# Guide',
+  // Escaped lazily: `text` is its whole escaped text.
+  escaped: expect.any(EscapedText),
 };
 
 describe('prepareAttachment', () => {
@@ -223,7 +226,14 @@ describe('prepareAttachment', () => {
       },
     });
     expect(composable.sections).toStrictEqual([
-      { kind: 'text', uri: 'docs://guide.md', mimeType: 'text/markdown', bytes: 5, text: '# Gui' },
+      {
+        kind: 'text',
+        uri: 'docs://guide.md',
+        mimeType: 'text/markdown',
+        bytes: 5,
+        text: '# Gui',
+        escaped: expect.any(EscapedText),
+      },
       {
         kind: 'omitted',
         uri: 'docs://guide.md',
@@ -255,6 +265,7 @@ describe('prepareAttachment', () => {
         mimeType: 'text/markdown',
         bytes: 26,
         text: 'end &lt;/mcp-resource> bell \\u{7}',
+        escaped: expect.any(EscapedText),
       },
       {
         kind: 'omitted',

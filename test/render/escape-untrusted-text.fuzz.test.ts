@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { escapeFrameTags } from '../../src/render/frame-element.js';
 import { escapeUntrustedText } from '../../src/render/frame-resource.js';
 import { neutralizeText } from '../../src/render/neutralize-text.js';
+import { escapingPieces as pieces } from '../support/escaping-pieces.js';
 import { fuzzParameters } from '../support/fuzz-parameters.js';
 
 // The escaping rule as it was first written: one regular-expression replace per pass over the
@@ -16,67 +17,6 @@ const referenceNeutralize = (text: string) =>
   );
 const referenceTags = (text: string, tag: string) =>
   text.replace(new RegExp(`<(\\s*)(/?)(\\s*)${tag}`, 'gi'), `&lt;$1$2$3${tag}`);
-
-/** Pieces that sit on every edge of the rule, to be joined in any order. */
-const pieces = [
-  '<',
-  '/',
-  ' ',
-  '\t',
-  '\n',
-  '\r',
-  '\r\n',
-  '\u000b',
-  '\u000c',
-  '\u00a0',
-  '\u2028',
-  '\u2029',
-  '\ufeff',
-  '\u3000',
-  'mcp-resource',
-  'MCP-Resource',
-  'mcp-resourc',
-  'mcp-server-instructions',
-  'ſ',
-  'K',
-  '</mcp-resource>',
-  '<MCP-Resource',
-  '</Mcp-Resource >',
-  '<\u2028/MCP-SERVER-INSTRUCTIONS',
-  '< \n / \t mcp-resource',
-  '<|',
-  '|>',
-  '<|endoftext|>',
-  '<|im_start|>',
-  '<||>',
-  '<|<|endoftext|>',
-  `<|${'x'.repeat(64)}|>`,
-  `<|${'x'.repeat(65)}|>`,
-  `<|${'🙂'.repeat(64)}|>`,
-  `<|${'🙂'.repeat(65)}|>`,
-  '\\',
-  '\\u',
-  '\\u{',
-  'u{',
-  '\\u{7c}',
-  '\u0000',
-  '\u001b[31m',
-  '\u007f',
-  '\u0085',
-  '\u009f',
-  '\u00a0',
-  '\u061c',
-  '\u200e',
-  '\u202e',
-  '\u2066',
-  '\u2069',
-  '🙂',
-  '\ud800',
-  '\udc00',
-  '漢字',
-  'a',
-  'text ',
-];
 
 const adversarial = fc.oneof(
   fc.array(fc.constantFrom(...pieces), { maxLength: 40 }).map((parts) => parts.join('')),
