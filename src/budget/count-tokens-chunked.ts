@@ -41,6 +41,12 @@ export interface ChunkedEncodeOptions {
    * encoding on its own gives the tokens one call on the whole text would.
    */
   readonly resume?: { readonly tokens: Uint32Array; readonly end: number };
+  /**
+   * From the end: piece boundaries of this text found by walking its pieces (ascending), added to
+   * as walks find more. A caller that cuts the same text from its end again passes the same array:
+   * text without safe boundaries (base64, minified JSON) is then walked from its start once.
+   */
+  readonly walked?: number[];
 }
 
 /**
@@ -60,6 +66,8 @@ export async function encodeChunked(
   let start = options.fromEnd ? text.length : 0;
   let end = resume?.end ?? start;
   let lastYield = performance.now();
+  // From the end: piece boundaries earlier walks passed (see previousCut).
+  const walked = options.walked ?? [];
   while ((options.fromEnd ? start > 0 : end < text.length) && count <= limit) {
     // With a limit, read about as many characters as the tokens still wanted need: a small limit
     // never pays for a whole chunk, and the last window reads little past the limit.
@@ -72,7 +80,7 @@ export async function encodeChunked(
       ),
     );
     const [from, to] = options.fromEnd
-      ? [previousCut(text, start, window, encoder.pieces), start]
+      ? [previousCut(text, start, window, encoder.pieces, walked), start]
       : [end, nextCut(text, end, window, encoder.pieces)];
     const tokens = encodeGuarded(text.slice(from, to), encoder);
     count += tokens.length;
@@ -108,25 +116,53 @@ function nextCut(text: string, from: number, size: number, pieces: RegExp): numb
   return safe > from ? safe : lastPieceEnd(text, from, window, pieces);
 }
 
-/** A piece boundary before `to` (itself one), near `to - size`. */
-function previousCut(text: string, to: number, size: number, pieces: RegExp): number {
+/**
+ * A piece boundary before `to` (itself one), near `to - size`. `walked` holds piece boundaries
+ * earlier calls walked past (ascending), and gets this call's: text with no safe boundary (base64,
+ * minified JSON) is walked from its start once, not once per chunk.
+ */
+function previousCut(text: string, to: number, size: number, pieces: RegExp, walked: number[]): number {
   const window = to - size;
   if (window <= 0) return 0;
   const safe = firstSafeBoundary(text, window, to);
   if (safe > 0 && safe < to) return safe;
-  // Pieces can only be walked forwards: from the last safe boundary before the window.
-  const before = Math.max(0, lastSafeBoundary(text, 0, window));
-  const cut = lastPieceEnd(text, before, window, pieces);
+  // Pieces can only be walked forwards: from the last boundary known before the window, a piece
+  // end an earlier walk passed or a safe boundary after it.
+  const known = lastAtOrBefore(walked, window);
+  const before = Math.max(known, lastSafeBoundary(text, known, window));
+  const passed: number[] = [];
+  const cut = lastPieceEnd(text, before, window, pieces, passed);
+  if (passed.length > 0) {
+    walked.push(...passed);
+    walked.sort((a, b) => a - b);
+  }
   // One piece from there reaches `to`: the chunk starts where the piece does.
   return cut < to ? cut : before;
 }
 
+// A walk keeps a piece boundary about this often (a later walk starts at most this far back).
+const walkMarkChars = 4096;
+
+/** The largest of the ascending `values` at or before `limit`, or 0. */
+function lastAtOrBefore(values: readonly number[], limit: number): number {
+  let low = 0;
+  let high = values.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((values[middle] ?? 0) <= limit) low = middle + 1;
+    else high = middle;
+  }
+  return low === 0 ? 0 : (values[low - 1] ?? 0);
+}
+
 /**
  * The end of the last piece that ends at or before `limit`, walking the pieces from `from`
- * (a boundary), or the end of the first piece when that already reaches past `limit`.
+ * (a boundary), or the end of the first piece when that already reaches past `limit`. With
+ * `passed`, piece ends about every `walkMarkChars` on the way are added to it.
  */
-function lastPieceEnd(text: string, from: number, limit: number, pieces: RegExp): number {
+function lastPieceEnd(text: string, from: number, limit: number, pieces: RegExp, passed?: number[]): number {
   let cut = from;
+  let marked = from;
   while (cut < limit) {
     pieces.lastIndex = cut;
     const piece = pieces.exec(text)?.[0];
@@ -134,6 +170,10 @@ function lastPieceEnd(text: string, from: number, limit: number, pieces: RegExp)
     if (piece === undefined) return text.length;
     if (cut + piece.length > limit && cut > from) break;
     cut += piece.length;
+    if (passed && cut - marked >= walkMarkChars && cut <= limit) {
+      passed.push(cut);
+      marked = cut;
+    }
   }
   return cut;
 }

@@ -112,6 +112,9 @@ export function createTiktokenTokenizer(
     }
     return `${text.length}:${hash.digest('base64')}`;
   };
+  // The last text cut from its end, with the piece boundaries walks found in it: a turn cuts one
+  // body from its end again as it fits the rendering (see encodeChunked's `walked`).
+  let lastFromEnd: { readonly text: string; readonly walked: number[] } | undefined;
   let disposed = false;
 
   return {
@@ -153,11 +156,13 @@ export function createTiktokenTokenizer(
       // Only an encoding of this text from its start, which stopped at one of our chunk cuts (the
       // caller's word: it came from this tokenizer), can be gone on from; from the end, none is.
       const resumable = resume !== undefined && resume.start === 0;
+      if (from === 'end' && lastFromEnd?.text !== text) lastFromEnd = { text, walked: [] };
       const result = await encodeChunked(text, pieceEncoder, {
         limitTokens,
         fromEnd: from === 'end',
         keepTokens: true,
         ...(resumable && { resume }),
+        ...(from === 'end' && lastFromEnd && { walked: lastFromEnd.walked }),
       });
       if (result.complete && cacheable) {
         key ??= await keyOf(text);

@@ -327,6 +327,48 @@ describe('encodeChunked without safe boundaries', () => {
     }
   });
 
+  it('from the end, walks text without safe boundaries from its start once, whatever the chunks and calls', async () => {
+    // 300 KB of base64: no newline, no space, so every chunk's start is found by walking pieces.
+    const base64 = Buffer.from(
+      Array.from({ length: 225_000 }, (_, index) => (index * 2654435761) & 255),
+    ).toString('base64');
+    let walks = 0;
+    const pattern = preTokenizePattern('o200k_base');
+    class CountingPattern extends RegExp {
+      override exec(text: string) {
+        walks++;
+        return super.exec(text);
+      }
+    }
+    const counting: PieceEncoder = {
+      ...encodePiece,
+      pieces: new CountingPattern(pattern.source, pattern.flags),
+    };
+    const pieces = base64.length / 3;
+    const walked: number[] = [];
+    const first = await encodeChunked(base64, counting, {
+      fromEnd: true,
+      limitTokens: 60_000,
+      keepTokens: true,
+      walked,
+    });
+    expect([...first.tokens]).toEqual([...encoder.encode_ordinary(base64.slice(first.start))]);
+    // Several chunks (16,384 characters each at most), one walk over the text before them.
+    expect(base64.length - first.start).toBeGreaterThan(3 * chunkChars);
+    const firstWalks = walks;
+    expect(firstWalks).toBeLessThan(1.5 * pieces);
+    // The same text cut again from its end, to another limit: the walks' marks are reused.
+    walks = 0;
+    const again = await encodeChunked(base64, counting, {
+      fromEnd: true,
+      limitTokens: 80_000,
+      keepTokens: true,
+      walked,
+    });
+    expect([...again.tokens]).toEqual([...encoder.encode_ordinary(base64.slice(again.start))]);
+    expect(walks).toBeLessThan(firstWalks / 5);
+  });
+
   it('goes on from where a limited count stopped, token for token as one count to the higher limit', async () => {
     for (const text of [minified, longRun]) {
       const first = await encodeChunked(text, encodePiece, { limitTokens: 300, keepTokens: true });

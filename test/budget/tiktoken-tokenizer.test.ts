@@ -250,6 +250,31 @@ describe('createTiktokenTokenizer', () => {
     expect([...(tail?.tokens ?? [])]).toEqual([...reference.encode_ordinary(lines.slice(3510))]);
   });
 
+  it('cuts text without safe boundaries from the end again and again, each text by its own piece boundaries', async () => {
+    // Two base64 texts of one length, a long run of one letter, and a shorter text:
+    // piece boundaries a walk found in one text (kept for the next cut of the same text) must
+    // never be taken for another's. Each cut must be the whole text's encoding's last tokens.
+    const base64 = (seed: number, bytes: number) =>
+      Buffer.from(Array.from({ length: bytes }, (_, index) => ((index + seed) * 2654435761) & 255)).toString(
+        'base64',
+      );
+    const [a, b, c] = [base64(1, 60_000), base64(7, 60_000), base64(3, 45_000)];
+    const run = 'a'.repeat(12_000);
+    for (const [text, limit] of [
+      [a, 20_000],
+      [b, 20_000],
+      [a, 25_000],
+      [run, 300],
+      [c, 15_000],
+      [a, 30_000],
+    ] as const) {
+      const cut = await tokenizer.encodeWithin?.(text, limit, 'end');
+      const tokens = [...(cut?.tokens ?? [])];
+      expect(tokens.length).toBeGreaterThan(limit);
+      expect(tokens).toEqual([...reference.encode_ordinary(text)].slice(-tokens.length));
+    }
+  });
+
   it('goes on from an earlier encoding of the start, encoding only the rest; an encoding from the end is no place to go on from', async () => {
     const encodeOrdinary = spyForThisTest(OrdinaryEncoder.prototype, 'encode');
     const head = await tokenizer.encodeWithin?.(lines, 3, 'start');
