@@ -48,4 +48,14 @@ describe('OrdinaryEncoder', () => {
     const singles = ' a'.repeat(4097);
     expect([...new OrdinaryEncoder('o200k_base').encode(singles)]).toEqual(reference(singles));
   });
+
+  it('merges pieces of 63 and 64 bytes (the scan’s last slots) and of 65 (the heap) as tiktoken does, its buffers made afresh', async () => {
+    // The scan's buffers are made when the module loads: a fresh copy makes them within the test.
+    vi.resetModules();
+    const { bytePairEncode: fresh } = await import('../../src/budget/byte-pair-encode.js');
+    const letters = 'qwertyuiopasdfghjklzxcvbnm'.repeat(3);
+    // One lowercase word each (one piece), none of them one token; 32 × "é" is 64 bytes.
+    const pieces = [63, 64, 65].map((length) => letters.slice(0, length)).concat('é'.repeat(32));
+    expect(pieces.map((piece) => [...fresh('o200k_base', piece)])).toEqual(pieces.map(reference));
+  });
 });
