@@ -88,6 +88,20 @@ describe('createTiktokenTokenizer', () => {
     expect(wasmDecode).toHaveBeenCalledTimes(1);
   });
 
+  it('finds a long run that mixes ASCII letters with others, in a fresh copy of the modules (the run pattern is built when they load)', async () => {
+    vi.resetModules();
+    const fresh = await import('../../src/budget/tiktoken-tokenizer.js');
+    const wasm = spyForThisTest(Tiktoken.prototype, 'encode_ordinary');
+    const own = fresh.createTiktokenTokenizer({ pieceCacheEntries: 0 });
+    onTestFinished(() => own.dispose());
+    // One piece of 2,000 letters, every other one above U+0084 (where the scan looks whitespace up).
+    const text = `before ${'aé'.repeat(1000)} after`;
+    const expected = [...reference.encode_ordinary(text)];
+    wasm.mockClear();
+    expect([...(await own.encode(text))]).toEqual(expected);
+    expect(wasm.mock.calls.map(([given]) => given)).toEqual(['before', ' after']);
+  });
+
   it('forgets a count that failed: the next count of the text counts it again', async () => {
     const counting = createTiktokenTokenizer();
     onTestFinished(() => counting.dispose());
