@@ -49,6 +49,7 @@ describe('OrdinaryEncoder', () => {
     const singles = ' a'.repeat(4097);
     expect([...new OrdinaryEncoder('o200k_base').encode(singles)]).toEqual(reference(singles));
   });
+
   it.each(['o200k_base', 'cl100k_base'] as const)(
     'cuts the pieces tiktoken’s pre-tokenizer cuts, with the pattern built afresh (%s): each alternative, and what Unicode 17.0 assigned taken as punctuation',
     async (encoding) => {
@@ -80,6 +81,7 @@ describe('OrdinaryEncoder', () => {
       }
     },
   );
+
   it('is trusted to tokenize on Unicode 16.0 and 17.0 only, the tables tiktoken’s pattern is built for', async () => {
     // The module reads process.versions.unicode when it loads: a fresh copy under each version.
     const unicode = Object.getOwnPropertyDescriptor(process.versions, 'unicode');
@@ -95,6 +97,7 @@ describe('OrdinaryEncoder', () => {
     }
     expect(trusted).toEqual({ '15.1': false, '16.0': true, '17.0': true, '18.0': false });
   });
+
   it('merges pieces of 63 and 64 bytes (the scan’s last slots) and of 65 (the heap) as tiktoken does, its buffers made afresh', async () => {
     // The scan's buffers are made when the module loads: a fresh copy makes them within the test.
     vi.resetModules();

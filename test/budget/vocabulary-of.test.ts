@@ -54,6 +54,7 @@ describe('vocabularyOf', () => {
     expect(vocabulary.rankOf('no such token at all, surely')).toBeUndefined();
     expect(vocabulary.rankOf('')).toBeUndefined();
   });
+
   it('reads the encoder file when first asked: a fresh copy of the module loads cl100k_base afresh, every ordinary and special token', async () => {
     // The other tests meet the vocabulary a test file loaded when it was imported; here it is
     // read, packed and hashed within the test (every 13th ordinary token held to tiktoken's).
