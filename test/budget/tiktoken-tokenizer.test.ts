@@ -71,6 +71,48 @@ describe('createTiktokenTokenizer', () => {
     expect(encodeOrdinary.mock.calls.map(([given]) => given)).toEqual([text]);
   });
 
+  it('hands tiktoken’s WASM the text around a long run, and the run to the byte-pair encoder; decodes with it too', async () => {
+    // tiktoken's own merge is quadratic in a piece's length: with the piece cache off (WASM
+    // encodes), a run of 2,000 letters must never reach it (encode-guarded.ts).
+    const wasm = spyForThisTest(Tiktoken.prototype, 'encode_ordinary');
+    const wasmDecode = spyForThisTest(Tiktoken.prototype, 'decode');
+    const own = createTiktokenTokenizer({ pieceCacheEntries: 0 });
+    onTestFinished(() => own.dispose());
+    const text = `before ${'x'.repeat(2000)} after`;
+    const expected = [...reference.encode_ordinary(text)];
+    wasm.mockClear();
+    const tokens = await own.encode(text);
+    expect(wasm.mock.calls.map(([given]) => given)).toEqual(['before', ' after']);
+    expect([...tokens]).toEqual(expected);
+    expect(own.decode(tokens)).toBe(text);
+    expect(wasmDecode).toHaveBeenCalledTimes(1);
+  });
+
+  it('finds a long run that mixes ASCII letters with others, in a fresh copy of the modules (the run pattern is built when they load)', async () => {
+    vi.resetModules();
+    const fresh = await import('../../src/budget/tiktoken-tokenizer.js');
+    const wasm = spyForThisTest(Tiktoken.prototype, 'encode_ordinary');
+    const own = fresh.createTiktokenTokenizer({ pieceCacheEntries: 0 });
+    onTestFinished(() => own.dispose());
+    // One piece of 2,000 letters, every other one above U+0084 (where the scan looks whitespace up).
+    const text = `before ${'aé'.repeat(1000)} after`;
+    const expected = [...reference.encode_ordinary(text)];
+    wasm.mockClear();
+    expect([...(await own.encode(text))]).toEqual(expected);
+    expect(wasm.mock.calls.map(([given]) => given)).toEqual(['before', ' after']);
+  });
+
+  it('forgets a count that failed: the next count of the text counts it again', async () => {
+    const counting = createTiktokenTokenizer();
+    onTestFinished(() => counting.dispose());
+    const encodeOrdinary = spyForThisTest(OrdinaryEncoder.prototype, 'encode');
+    encodeOrdinary.mockImplementationOnce(() => {
+      throw new Error('encoder failed');
+    });
+    await expect(counting.count(lines)).rejects.toThrow('encoder failed');
+    expect(await counting.count(lines)).toBe(1000);
+  });
+
   it('counts special-token strings inside content as plain text: 9 tokens, not the 4 of a special token', async () => {
     const text = 'before <|endoftext|> after';
     // o200k_base as plain text: "before", " <", "|", "end", "of", "text", "|", ">", " after" (9);
@@ -183,7 +225,12 @@ describe('createTiktokenTokenizer', () => {
   it('refuses a pieceCacheEntries that is not a whole number of 0 or more, naming it', () => {
     for (const value of [-1, 1.5, Number.NaN, '10' as unknown as number])
       expect(() => createTiktokenTokenizer({ pieceCacheEntries: value })).toThrow(
-        expect.objectContaining({ code: 'INVALID_OPTION', field: 'pieceCacheEntries', value }),
+        expect.objectContaining({
+          code: 'INVALID_OPTION',
+          field: 'pieceCacheEntries',
+          value,
+          message: 'pieceCacheEntries must be a whole number, 0 or more',
+        }),
       );
   });
 

@@ -1,5 +1,5 @@
 import { get_encoding } from 'tiktoken';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { vocabularyOf } from '../../src/budget/vocabulary-of.js';
 
 describe('vocabularyOf', () => {
@@ -53,5 +53,57 @@ describe('vocabularyOf', () => {
     ]).toEqual([undefined, undefined, undefined]);
     expect(vocabulary.rankOf('no such token at all, surely')).toBeUndefined();
     expect(vocabulary.rankOf('')).toBeUndefined();
+  });
+
+  it('reads the encoder file when first asked: a fresh copy of the module loads cl100k_base afresh, every ordinary and special token', async () => {
+    // The other tests meet the vocabulary a test file loaded when it was imported; here it is
+    // read, packed and hashed within the test (every 13th ordinary token held to tiktoken's).
+    vi.resetModules();
+    const fresh = await import('../../src/budget/vocabulary-of.js');
+    const vocabulary = fresh.vocabularyOf('cl100k_base');
+    expect(vocabulary).not.toBe(vocabularyOf('cl100k_base'));
+    const reference = get_encoding('cl100k_base');
+    try {
+      const mismatched: number[] = [];
+      for (let token = 0; token < 100_256; token += 13) {
+        const expected = Buffer.from(reference.decode_single_token_bytes(token));
+        const written = new Uint8Array(expected.length);
+        vocabulary.writeBytes(token, written, 0);
+        if (
+          vocabulary.byteLength(token) !== expected.length ||
+          !expected.equals(written) ||
+          vocabulary.rankOf(expected.toString('latin1')) !== token
+        )
+          mismatched.push(token);
+      }
+      expect(mismatched).toEqual([]);
+    } finally {
+      reference.free();
+    }
+    // Its five special tokens, the last (100276) the highest number: known by number, written
+    // out, never found by their text.
+    const specials = {
+      100257: '<|endoftext|>',
+      100258: '<|fim_prefix|>',
+      100259: '<|fim_middle|>',
+      100260: '<|fim_suffix|>',
+      100276: '<|endofprompt|>',
+    };
+    for (const [token, text] of Object.entries(specials)) {
+      const written = new Uint8Array(text.length);
+      vocabulary.writeBytes(Number(token), written, 0);
+      expect([
+        vocabulary.byteLength(Number(token)),
+        Buffer.from(written).toString(),
+        vocabulary.rankOf(text),
+      ]).toEqual([text.length, text, undefined]);
+    }
+    // 100256 and 100261…100275 are numbers between them, 100277 the first past the end.
+    expect([100_256, 100_261, 100_275, 100_277].map((token) => vocabulary.byteLength(token))).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 });
