@@ -22,7 +22,8 @@ const label = (budget: number) => `${budget / 1000}k`;
 /**
  * Warm turns (content, derived and rendering caches populated, nothing changed) against a naive
  * host that re-reads and re-tokenizes every pinned resource every turn (no cache, every body
- * encoded in full), with 100 pinned 64 KB resources, at budgets of 8k, 50k and 200k tokens, over
+ * encoded in full by tiktoken's own encoder; a naive host on the library's tokenizer is reported
+ * beside: see `provider`), with 100 pinned 64 KB resources, at budgets of 8k, 50k and 200k tokens, over
  * an in-process server and over Streamable HTTP on 127.0.0.1. Warm and naive share nothing but
  * the server: each has its own registry (session) and tokenizer (count caches).
  * The 200k turn over the 8k one is not taken from those single medians (31 turns each, measured
