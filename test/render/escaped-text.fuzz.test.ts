@@ -98,6 +98,19 @@ describe('EscapedText', () => {
     expect(isCleanCut(raw, 4)).toBe(false);
   });
 
+  it('cuts exactly where asked when that is a clean cut, and at the next one otherwise', () => {
+    const raw = 'one\ntwo\nthree\nfour\n';
+    // 4 is the cut after "one\n": the prefix ends there, not at the next line's end.
+    expect(new EscapedText(raw).prefix(4)).toEqual({ text: 'one\n', whole: false, rawChars: 4 });
+    expect(new EscapedText(raw).prefix(5)).toEqual({ text: 'one\ntwo\n', whole: false, rawChars: 8 });
+  });
+
+  it('is no clean cut at or past the end of the text, even after a newline', () => {
+    expect(isCleanCut('a\n', 2)).toBe(false);
+    expect(isCleanCut('a\n', 3)).toBe(false);
+    expect(isCleanCut('a\nb', 0)).toBe(false);
+  });
+
   it('escapes a text with no clean cut whole', () => {
     const raw = 'QUJD'.repeat(10_000);
     const escaped = new EscapedText(raw);
