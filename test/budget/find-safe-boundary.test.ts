@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { firstSafeBoundary, isSafeBoundary, lastSafeBoundary } from '../../src/budget/find-safe-boundary.js';
 
 // Safe boundaries of this text (15 characters): 0, 3 (after "\n", before "c"), 5 (" ef"), 12
@@ -19,6 +19,23 @@ describe('isSafeBoundary', () => {
     expect(isSafeBoundary('\n\ta', 1)).toBe(false);
     expect(isSafeBoundary('\n/a', 1)).toBe(false);
     expect(isSafeBoundary('\n.a', 1)).toBe(true);
+  });
+});
+
+describe('isSafeBoundary in a fresh copy of the module', () => {
+  it('tells whitespace, letters and digits apart with the patterns built when the module loads', async () => {
+    vi.resetModules();
+    const fresh = await import('../../src/budget/find-safe-boundary.js');
+    // After a newline: a non-space starts a piece, a tab or space does not.
+    expect(fresh.isSafeBoundary('\n.a', 1)).toBe(true);
+    expect(fresh.isSafeBoundary('\n\ta', 1)).toBe(false);
+    // Before a space: a letter or digit before it and a letter after it.
+    expect(fresh.isSafeBoundary('a b', 1)).toBe(true);
+    expect(fresh.isSafeBoundary('1 b', 1)).toBe(true);
+    expect(fresh.isSafeBoundary('日 本', 1)).toBe(true);
+    expect(fresh.isSafeBoundary('. a', 1)).toBe(false);
+    expect(fresh.isSafeBoundary('a 1', 1)).toBe(false);
+    expect(fresh.isSafeBoundary('a .', 1)).toBe(false);
   });
 });
 
@@ -56,6 +73,12 @@ describe('firstSafeBoundary', () => {
     // The space at 2 is a boundary, but the newline boundary at 6 comes first by preference.
     expect(firstSafeBoundary('ab cd\nef', 2, 8)).toBe(6);
     expect(firstSafeBoundary('a b', 1, 3)).toBe(1);
+  });
+
+  it("finds a newline boundary on the text's last character, and one at its end", () => {
+    expect(firstSafeBoundary('ab\nc', 1, 4)).toBe(3);
+    expect(firstSafeBoundary('ab\nc', 3, 9)).toBe(3);
+    expect(firstSafeBoundary('ab\n', 1, 9)).toBe(3);
   });
 });
 
