@@ -1,5 +1,6 @@
 import { get_encoding } from 'tiktoken';
 import { afterAll, describe, expect, it } from 'vitest';
+import { encodeWithin } from '../../src/budget/encode-within.js';
 import { measureBody } from '../../src/budget/measure-body.js';
 import { createTiktokenTokenizer } from '../../src/budget/tiktoken-tokenizer.js';
 import type { Tokenizer } from '../../src/budget/tokenizer.js';
@@ -103,12 +104,37 @@ describe('measureBody', () => {
       // (8 characters a token wanted) holds too few.
       const raw = `x${' '.repeat(300)}\n`.repeat(5000);
       const body = new EscapedText(raw);
-      const measure = await measureBody(body, 2000, tiktoken);
+      // Every count, the first and those that go on, is asked of the prefix's start.
+      const asked: string[] = [];
+      const recording: Tokenizer = {
+        ...tiktoken,
+        encodeWithin: (text, limitTokens, from, resume) => {
+          asked.push(`${from} ${resume === undefined ? 'fresh' : 'on'}`);
+          return encodeWithin(tiktoken, text, limitTokens, from, resume);
+        },
+      };
+      const measure = await measureBody(body, 2000, recording);
+      expect(asked.length).toBeGreaterThan(1);
+      expect(asked).toEqual(['start fresh', ...Array(asked.length - 1).fill('start on')]);
       expect(measure.estimated).toBe(true);
       expect(measure.head.tokens.length).toBeGreaterThan(2000);
       expect([...measure.head.tokens]).toEqual([
         ...judge.encode_ordinary(raw).slice(0, measure.head.tokens.length),
       ]);
+    });
+
+    it('escapes at first about 8 characters a token of the limit, and at least 4,096', async () => {
+      // Prose of about 4 characters a token: the first prefix holds more than the limit, so it
+      // is the only one escaped, and it ends at the first line end past what was wanted.
+      const line = 'The checkout service validates the cart, reserves stock and charges the card.\n';
+      const raw = line.repeat(2000);
+      const firstCutAtOrAfter = (chars: number) => Math.ceil(chars / line.length) * line.length;
+      const big = new EscapedText(raw);
+      expect(await measureBody(big, 1000, tiktoken)).toMatchObject({ estimated: true });
+      expect(big.prefix(0).rawChars).toBe(firstCutAtOrAfter(8000));
+      const small = new EscapedText(raw);
+      expect(await measureBody(small, 10, tiktoken)).toMatchObject({ estimated: true });
+      expect(small.prefix(0).rawChars).toBe(firstCutAtOrAfter(4096));
     });
 
     it('is exact when the body is counted to its end', async () => {
