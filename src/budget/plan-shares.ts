@@ -1,4 +1,5 @@
 import type { AssembledBody } from '../render/assemble-body.js';
+import type { EscapedText } from '../render/escaped-text.js';
 import { frameResource } from '../render/frame-resource.js';
 import type { BlockProvenance, ModelCapabilities } from '../types.js';
 import type { ComposableAttachment, ComposeOptions, FrameCost } from './composable-attachment.js';
@@ -181,9 +182,7 @@ async function measureCached(
   options: ComposeOptions,
   earlier?: BodyMeasure,
 ): Promise<BodyMeasure> {
-  // A lazily escaped body is escaped only as far as it is counted, where only its head can be
-  // shown; other cuts read it whole (see render-counted.ts), and so are counted on the whole.
-  const text = body.escaped && (options.truncation ?? 'head') === 'head' ? body.escaped : body.body;
+  const text = lazilyRead(body, options) ?? body.body;
   if (item.contentKey === undefined || !options.derived) return measureBody(text, limit, tokenizer, earlier);
   const key = `${item.contentKey}|${tokenizer.name}|${modelKey(options.model)}`;
   return options.derived.measureOnce(key, limit, () => measureBody(text, limit, tokenizer, earlier));
@@ -205,6 +204,15 @@ function guessCutOverhead({ item, body }: AttachmentBody): number {
     originalTokensEstimated: true,
   });
   return Math.floor((frame.length + marker.length) / charsPerOverheadToken);
+}
+
+/**
+ * The body's lazy escaping when a turn reads only its head: a head cut (or a body shown whole) is
+ * counted and cut on escaped prefixes; tail, head-tail and relevant cuts read the whole body, so it
+ * is counted whole too. Planning and rendering both ask here, so they read the same text.
+ */
+export function lazilyRead(body: AssembledBody, options: ComposeOptions): EscapedText | undefined {
+  return (options.truncation ?? 'head') === 'head' ? body.escaped : undefined;
 }
 
 /** The body depends on which media the model takes in (parts or placeholders). */

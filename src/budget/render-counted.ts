@@ -1,10 +1,11 @@
+import type { EscapedText } from '../render/escaped-text.js';
 import { frameResource } from '../render/frame-resource.js';
 import type { BlockProvenance, ContextBlock, MediaPart } from '../types.js';
 import type { ComposeOptions } from './composable-attachment.js';
 import { countJoined, type JoinedPart } from './count-joined.js';
 import { type BodyMeasure, measureBody } from './measure-body.js';
 import type { BudgetDecision } from './plan-budget.js';
-import { modelKey, type PlannedAttachment, provenanceOf } from './plan-shares.js';
+import { lazilyRead, modelKey, type PlannedAttachment, provenanceOf } from './plan-shares.js';
 import type { Tokenizer } from './tokenizer.js';
 import { truncationStrategies } from './truncate/truncation-strategies.js';
 import { truncationMarker } from './truncation-marker.js';
@@ -104,7 +105,12 @@ async function renderAttachment(
   }
   const truncation = options.truncation ?? 'head';
   const contentTokens = Math.max(0, decision.contentTokens);
-  const { text, head } = await textToCut(attachment, truncation, contentTokens, tokenizer);
+  const { text, head } = await textToCut(
+    attachment,
+    lazilyRead(assembled, options),
+    contentTokens,
+    tokenizer,
+  );
   const cut = await truncationStrategies[truncation]({
     body: text,
     pinnedChars: assembled.pinnedChars,
@@ -140,19 +146,18 @@ async function renderAttachment(
  */
 async function textToCut(
   { body, measure }: PlannedAttachment,
-  truncation: string,
+  lazy: EscapedText | undefined,
   contentTokens: number,
   tokenizer: Tokenizer,
 ): Promise<{ text: string; head: BodyMeasure['head'] }> {
-  if (truncation !== 'head' || !body.escaped || !measure.estimated)
-    return { text: body.body, head: measure.head };
+  if (!lazy || !measure.estimated) return { text: body.body, head: measure.head };
   const counted =
     measure.head.tokens.length >= contentTokens
       ? measure
-      : await measureBody(body.escaped, contentTokens, tokenizer, measure);
+      : await measureBody(lazy, contentTokens, tokenizer, measure);
   // Counted on to its end, the body turned out whole: the cut reads it whole.
   if (!counted.estimated) return { text: body.body, head: counted.head };
-  return { text: body.escaped.prefix(counted.head.end).text, head: counted.head };
+  return { text: lazy.prefix(counted.head.end).text, head: counted.head };
 }
 
 /**
