@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { setMaxListeners } from 'node:events';
 import { EventEmitter } from 'eventemitter3';
 import type { AttachmentStore } from '../attachments/attachment-store.js';
 import { collectTurnAttachments } from '../attachments/collect-turn-attachments.js';
@@ -41,7 +40,7 @@ import { budgetOverrideSchema, providerOptionsSchema, type ResolvedBudget } from
 import { readyPositionsOf } from './ready-positions-of.js';
 import type { ResourceContextProviderOptions } from './resource-context-provider-options.js';
 import type { TurnContext } from './turn-context.js';
-import { startTurnDeadline } from './turn-deadline.js';
+import { TurnDeadline } from './turn-deadline.js';
 import { type ReadyItem, type TurnItem, turnItem } from './turn-item.js';
 import { untilTurnEnds } from './until-turn-ends.js';
 
@@ -148,24 +147,21 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
 
   // The turn within its deadline, whose timer ends with the turn however the turn ends.
   async #provide(turn: Turn, spans: TurnSpans): Promise<ProvideResult> {
-    const deadline = startTurnDeadline(this.#turnDeadlineMs);
+    const deadline = new TurnDeadline(this.#turnDeadlineMs, turn.signal);
     try {
-      return await this.#turn(turn, spans, deadline.signal);
+      return await this.#turn(turn, spans, deadline);
     } finally {
       deadline.end();
     }
   }
 
   // The turn itself; `spans` wraps its steps in spans when telemetry records.
-  async #turn(turn: Turn, spans: TurnSpans, deadline: AbortSignal): Promise<ProvideResult> {
+  async #turn(turn: Turn, spans: TurnSpans, deadline: TurnDeadline): Promise<ProvideResult> {
     const started = performance.now();
     const startedAt = new Date().toISOString();
     const actor = actorOf(turn);
     this.#policy.requireKnown(actor);
     const budget = this.#turnBudget(turn);
-    const signal = turn.signal ? AbortSignal.any([turn.signal, deadline]) : deadline;
-    // Every attachment of the turn waits on these signals: one listener each is expected.
-    setMaxListeners(0, deadline, signal);
 
     // 1 resolve: pins and message attachments, each validated and resolved once
     const resolved = await spans.step('resolve', () => collectTurnAttachments(this.#attachments, turn));
@@ -199,9 +195,14 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
         bypassCache: turn.bypassCache === true,
         ...(this.#converters && { converters: this.#converters }),
         ...(this.#freshness && { derived: this.#freshness.derived }),
-        signal,
-        deadline,
-        deadlineAt: started + this.#turnDeadlineMs,
+        // Made when a read first waits on them (a warm turn's never does).
+        get signal() {
+          return deadline.signal;
+        },
+        get deadline() {
+          return deadline.deadline;
+        },
+        deadlineAt: deadline.at,
         readTimeoutMs: this.#readTimeoutMs,
         ...(spans.telemetry && { telemetry: spans.telemetry }),
       },
@@ -211,7 +212,7 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
     const fetched = await untilTurnEnds(
       mapItems(resolved, (_, index) => spans.inAttachment(index, undefined, fetchOne, index)),
       resolved,
-      signal,
+      deadline,
       this.#turnDeadlineMs,
     );
     if (turn.signal?.aborted) {

@@ -1,20 +1,62 @@
-/** A turn's deadline: its signal, and `end()` for when the turn is over. */
-export interface TurnDeadline {
-  /** Aborts with a `TimeoutError` once the deadline passes. */
-  readonly signal: AbortSignal;
-  /** Clears the timer: nothing of a finished turn stays behind. */
-  end(): void;
-}
+import { setMaxListeners } from 'node:events';
 
 /**
- * The turn deadline, `ms` from now. Not `AbortSignal.timeout`: its timer cannot be cleared, so
- * every turn left one pending for the whole deadline (30 s by default) — a timer and a signal
- * per turn alive long after it, promoted out of the young generation at every scavenge.
+ * A turn's deadline and the signal its waits abort on. Both are made when something first asks
+ * for them: a warm turn, whose every attachment is answered from the cache, waits on nothing and
+ * makes neither a timer nor a signal (an AbortController, an `AbortSignal.any` and a timer per
+ * turn were a twentieth of a warm turn's time). A deadline made late still falls `ms` after the
+ * turn started.
  */
-export function startTurnDeadline(ms: number): TurnDeadline {
-  const controller = new AbortController();
-  const timer = setTimeout(() => {
-    controller.abort(new DOMException(`the turn deadline (${ms} ms) passed`, 'TimeoutError'));
-  }, ms);
-  return { signal: controller.signal, end: () => clearTimeout(timer) };
+export class TurnDeadline {
+  /** When the deadline falls, on the `performance.now()` clock. */
+  readonly at: number;
+  readonly #ms: number;
+  readonly #host: AbortSignal | undefined;
+  #controller: AbortController | undefined;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #signal: AbortSignal | undefined;
+  #ended = false;
+
+  /** The deadline `ms` from now; `host` is the host's own signal for the turn, if any. */
+  constructor(ms: number, host: AbortSignal | undefined) {
+    this.at = performance.now() + ms;
+    this.#ms = ms;
+    this.#host = host;
+  }
+
+  /** The deadline alone (aborts with a `TimeoutError`), to tell a deadline from a host abort. */
+  get deadline(): AbortSignal {
+    if (!this.#controller) {
+      const controller = new AbortController();
+      this.#controller = controller;
+      // Every attachment of the turn may wait on it: one listener each is expected.
+      setMaxListeners(0, controller.signal);
+      // A turn that has ended keeps no timer: its signal never aborts.
+      if (!this.#ended) {
+        this.#timer = setTimeout(
+          () => {
+            controller.abort(new DOMException(`the turn deadline (${this.#ms} ms) passed`, 'TimeoutError'));
+          },
+          Math.max(0, this.at - performance.now()),
+        );
+      }
+    }
+    return this.#controller.signal;
+  }
+
+  /** What the turn's waits abort on: the host's signal or the deadline, whichever comes first. */
+  get signal(): AbortSignal {
+    if (!this.#signal) {
+      const deadline = this.deadline;
+      this.#signal = this.#host ? AbortSignal.any([this.#host, deadline]) : deadline;
+      setMaxListeners(0, this.#signal);
+    }
+    return this.#signal;
+  }
+
+  /** Clears the timer, if one was made: nothing of a finished turn stays behind. */
+  end(): void {
+    this.#ended = true;
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+  }
 }

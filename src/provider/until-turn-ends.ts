@@ -12,7 +12,8 @@ import type { TurnItem } from './turn-item.js';
 export async function untilTurnEnds(
   outcomes: readonly (TurnItem | Promise<TurnItem>)[],
   resolved: readonly ResolvedAttachment[],
-  signal: AbortSignal,
+  // Asked for only when something is pending: a warm turn makes no signal.
+  until: { readonly signal: AbortSignal },
   deadlineMs: number,
 ): Promise<TurnItem[]> {
   // Everything answered at once (a warm turn) waits on nothing: the outcomes are the items.
@@ -30,6 +31,7 @@ export async function untilTurnEnds(
       );
     } else settled[index] = outcome;
   }
+  const { signal } = until;
   try {
     await raceAbort(Promise.all(pending), signal);
   } catch (error) {

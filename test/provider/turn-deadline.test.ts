@@ -1,6 +1,7 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { ConverterRegistry } from '../../src/convert/converter-registry.js';
 import { plainTextConverter } from '../../src/convert/converters/plain-text-converter.js';
+import { TurnDeadline } from '../../src/provider/turn-deadline.js';
 import type { InjectionTrace } from '../../src/types.js';
 import { startControlledServer } from '../support/controlled-server.js';
 import { startProviderHarness } from '../support/provider-harness.js';
@@ -102,9 +103,9 @@ describe('the turn deadline ends with the turn', () => {
     await attachments.pin({ scope: { pipelineId: 'support' }, server: 'gitnexus', uri: 'gitnexus://repos' });
     await provider.provide({ pipelineId: 'support' });
     const before = timers();
-    // A warm turn waits on nothing: only the deadline's timer runs while it does.
+    // A warm turn waits on nothing: it makes no deadline timer at all.
     const turn = provider.provide({ pipelineId: 'support' });
-    expect(timers()).toBe(before + 1);
+    expect(timers()).toBe(before);
     const { trace } = await turn;
     expect(trace.entries.map((entry) => entry.cache)).toEqual(['hit']);
     expect(timers()).toBe(before);
@@ -115,5 +116,97 @@ describe('the turn deadline ends with the turn', () => {
       code: 'ABORTED',
     });
     expect(timers()).toBe(before);
+  });
+});
+
+describe('the turn deadline is made when a read first waits', () => {
+  const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
+
+  it('a turn that waits on a read has its one deadline timer while it waits, and none after', async () => {
+    const silent = silentMemoryServer();
+    const { provider, attachments } = await startProviderHarness('memory', {
+      extraServers: { silent: silent.serverConfig },
+      registry: { requestTimeoutMs: anHour },
+      provider: { readTimeoutMs: anHour, turnDeadlineMs: 200 },
+    });
+    await attachments.pin({ scope: { pipelineId: 'support' }, server: 'silent', uri: 'x://a' });
+    const before = timers();
+    const turn = provider.provide({ pipelineId: 'support' });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The deadline's timer, and none other of the turn's (the read timeout is an hour: the
+    // registry's own request timer is not a Timeout the turn made).
+    const waiting = timers();
+    expect(waiting).toBeGreaterThan(before);
+    const { trace } = await turn;
+    expect(statusOf(trace, 'silent')).toMatchObject({ status: 'timeout', error: { code: 'TURN_DEADLINE' } });
+    expect(timers()).toBeLessThan(waiting);
+  });
+
+  it('a deadline made late still falls its milliseconds after the turn started, not after it was made', async () => {
+    const silent = silentMemoryServer();
+    const { provider, attachments } = await startProviderHarness('memory', {
+      extraServers: { silent: silent.serverConfig },
+      registry: { requestTimeoutMs: anHour },
+      provider: { readTimeoutMs: anHour, turnDeadlineMs: 500 },
+    });
+    await attachments.pin({ scope: { pipelineId: 'support' }, server: 'silent', uri: 'x://a' });
+    // Resolving the pins takes 400 ms of the 500: the read then waits, and the deadline it
+    // makes has 100 ms left (made from scratch it would end the turn at 900 ms).
+    const list = attachments.list.bind(attachments);
+    attachments.list = async (scope) => {
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      return list(scope);
+    };
+    const started = performance.now();
+    const { trace } = await provider.provide({ pipelineId: 'support' });
+    const took = performance.now() - started;
+    expect(statusOf(trace, 'silent')).toMatchObject({
+      status: 'timeout',
+      error: { code: 'TURN_DEADLINE', message: 'x://a was not ready by the turn deadline (500 ms)' },
+    });
+    expect(took).toBeGreaterThanOrEqual(490);
+    expect(took).toBeLessThan(850);
+  });
+});
+
+describe('TurnDeadline', () => {
+  const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
+
+  it('makes no timer until asked for a signal, one when asked, and none once the turn has ended', () => {
+    const before = timers();
+    const unasked = new TurnDeadline(anHour, undefined);
+    expect(timers()).toBe(before);
+    unasked.end();
+
+    const asked = new TurnDeadline(anHour, undefined);
+    expect(asked.signal).toBe(asked.deadline);
+    expect(timers()).toBe(before + 1);
+    asked.end();
+    expect(timers()).toBe(before);
+
+    // Asked only after the turn ended (a read that goes on in the background): a signal that
+    // never aborts, and no timer left running for the rest of the hour.
+    const late = new TurnDeadline(anHour, undefined);
+    late.end();
+    expect(late.signal.aborted).toBe(false);
+    expect(timers()).toBe(before);
+  });
+
+  it("aborts with the host's signal or with a TimeoutError at the deadline, the deadline alone only with the latter", async () => {
+    const host = new AbortController();
+    const hosted = new TurnDeadline(anHour, host.signal);
+    host.abort(new Error('host'));
+    expect(hosted.signal.aborted).toBe(true);
+    expect(hosted.deadline.aborted).toBe(false);
+    hosted.end();
+
+    const short = new TurnDeadline(20, undefined);
+    const { signal } = short;
+    await new Promise((resolve) => signal.addEventListener('abort', resolve));
+    expect(signal.reason).toMatchObject({
+      name: 'TimeoutError',
+      message: 'the turn deadline (20 ms) passed',
+    });
+    short.end();
   });
 });
