@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'eventemitter3';
 import type { AttachmentStore } from '../attachments/attachment-store.js';
 import { collectTurnAttachments } from '../attachments/collect-turn-attachments.js';
@@ -25,6 +24,7 @@ import { checkSkillEntry } from '../skills/check-skill-entry.js';
 import type { SkillLimits } from '../skills/skill-limits.js';
 import { verifySkillFile } from '../skills/verify-skill-file.js';
 import { ChangeTracker } from '../trace/change-tracker.js';
+import { randomTurnId } from '../trace/random-turn-id.js';
 import { inSpan, type Telemetry } from '../trace/telemetry.js';
 import { traceTurn } from '../trace/trace-turn.js';
 import { TurnSpans, turnAttributes } from '../trace/turn-spans.js';
@@ -268,7 +268,7 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
       composition[ranked[index] as number] = composed.attachments[index];
     const trace = traceTurn(
       {
-        turnId: turn.turnId ?? randomUUID(),
+        turnId: turn.turnId ?? randomTurnId(),
         pipelineId: turn.pipelineId,
         ...(turn.conversationId !== undefined && { conversationId: turn.conversationId }),
         startedAt,
