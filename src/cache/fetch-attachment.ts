@@ -39,10 +39,13 @@ export interface FetchContext {
   readonly cache: ContentCache | undefined;
   /** Skip the cache for every attachment of this turn. */
   readonly bypassCache: boolean;
-  /** Aborts on the host's signal or the turn deadline. */
-  readonly signal: AbortSignal;
-  /** The turn deadline alone, to tell a deadline from a host abort. */
-  readonly deadline: AbortSignal;
+  /**
+   * The turn's signals: `signal` aborts on the host's signal or the turn deadline, `deadline` on
+   * the deadline alone (to tell a deadline from a host abort). Asked for only where a read waits
+   * or fails: a turn answered from the cache never makes them (the provider's TurnDeadline
+   * makes them when first asked).
+   */
+  readonly until: { readonly signal: AbortSignal; readonly deadline: AbortSignal };
   /**
    * When the turn deadline falls, on the `performance.now()` clock: nothing read fresh is
    * converted after it, even before the deadline's timer has had a chance to fire.
@@ -119,7 +122,7 @@ async function fetchAnew(
           { server: attachment.server },
         );
       }
-      context.signal.throwIfAborted();
+      context.until.signal.throwIfAborted();
     }
     return context.telemetry
       ? await inSpan(context.telemetry, 'mcp-context convert', undefined, async () =>
@@ -208,7 +211,7 @@ function failedFetch(
   started: number,
   served?: CacheStatus,
 ): Extract<FetchedAttachment, { kind: 'failed' }> {
-  const failure = context.signal.aborted
+  const failure = context.until.signal.aborted
     ? new ContextError(
         'ABORTED',
         `reading ${attachment.uri} was aborted`,
@@ -218,7 +221,7 @@ function failedFetch(
     : toFailure(error, attachment);
   const cache = served ?? (bypassesCache(attachment, context) ? 'bypass' : 'miss');
   const durationMs = performance.now() - started;
-  if (failure.code === 'ABORTED' && context.deadline.aborted) {
+  if (failure.code === 'ABORTED' && context.until.deadline.aborted) {
     const deadline = deadlineError(attachment, failure);
     return { kind: 'failed', status: 'timeout', error: deadline, cache, durationMs };
   }
@@ -270,7 +273,7 @@ function readContent(attachment: FetchTarget, context: FetchContext): Promise<Ca
       uri,
       principal: partitionOf(server, context),
       bypass: bypassesCache(attachment, context),
-      signal: context.signal,
+      signal: context.until.signal,
     },
     () => readFromServer(attachment, context),
   );
@@ -285,7 +288,7 @@ function partitionOf(server: string, context: FetchContext): string | undefined 
 }
 
 async function readUncached(attachment: FetchTarget, context: FetchContext): Promise<CacheRead> {
-  const read = await raceAbort(readFromServer(attachment, context), context.signal);
+  const read = await raceAbort(readFromServer(attachment, context), context.until.signal);
   const { result, sha256, bytes } = measureContents(read);
   return { content: { result, sha256, bytes, fetchedAt: Date.now() }, cache: 'bypass' };
 }

@@ -195,13 +195,8 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
         bypassCache: turn.bypassCache === true,
         ...(this.#converters && { converters: this.#converters }),
         ...(this.#freshness && { derived: this.#freshness.derived }),
-        // Made when a read first waits on them (a warm turn's never does).
-        get signal() {
-          return deadline.signal;
-        },
-        get deadline() {
-          return deadline.deadline;
-        },
+        // Its signals are made when a read first asks for them (a warm turn's never does).
+        until: deadline,
         deadlineAt: deadline.at,
         readTimeoutMs: this.#readTimeoutMs,
         ...(spans.telemetry && { telemetry: spans.telemetry }),
@@ -319,14 +314,14 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
       skill = await this.#servers.getSkill(attachment.server, attachment.uri, {
         actor,
         ...(turn.principal !== undefined && { principal: turn.principal }),
-        signal: fetch.signal,
+        signal: fetch.until.signal,
         timeoutMs: this.#readTimeoutMs,
       });
       checkSkillEntry(attachment.server, skill, this.#skillLimits);
     } catch (error) {
       return {
         attachment,
-        fate: failedFate(error, attachment, fetch.deadline, performance.now() - started),
+        fate: failedFate(error, attachment, fetch.until.deadline, performance.now() - started),
       };
     }
     return this.#fetchRead(attachment, access, context, skill);

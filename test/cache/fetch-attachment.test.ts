@@ -40,8 +40,7 @@ function start(options: { perUser?: boolean; read?: () => Promise<never> } = {})
     servers,
     cache: undefined,
     bypassCache: false,
-    signal: never,
-    deadline: never,
+    until: { signal: never, deadline: never },
     deadlineAt: Number.POSITIVE_INFINITY,
     readTimeoutMs: 10_000,
     ...overrides,
@@ -144,14 +143,20 @@ describe('fetchAttachment', () => {
     const { context } = start();
     const host = new AbortController();
     host.abort(new Error('host gave up'));
-    const aborted = await fetchAttachment(target, context({ signal: host.signal }));
+    const aborted = await fetchAttachment(
+      target,
+      context({ until: { signal: host.signal, deadline: never } }),
+    );
     expect(aborted).toMatchObject({
       kind: 'failed',
       status: 'error',
       cache: 'bypass',
       error: { code: 'ABORTED', message: `reading ${uri} was aborted`, server: 'controlled' },
     });
-    const timedOut = await fetchAttachment(target, context({ signal: host.signal, deadline: host.signal }));
+    const timedOut = await fetchAttachment(
+      target,
+      context({ until: { signal: host.signal, deadline: host.signal } }),
+    );
     expect(timedOut).toMatchObject({
       kind: 'failed',
       status: 'timeout',
@@ -472,7 +477,7 @@ describe('fetchAttachment and a host abort', () => {
           return plainTextConverter.convert(input);
         },
       });
-      const base = context({ signal: host.signal, converters });
+      const base = context({ until: { signal: host.signal, deadline: never }, converters });
       const servers: FetchContext['servers'] = {
         ...base.servers,
         readResource: async (...args) => {
