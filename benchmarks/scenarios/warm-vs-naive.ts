@@ -5,6 +5,7 @@ import { startBulkServer } from '../support/bulk-server.js';
 import { withEncoderLoaded } from '../support/context-bench.js';
 import {
   collectGarbage,
+  heapPerCall,
   interleavedMedians,
   medianMs,
   medianWindow,
@@ -37,7 +38,9 @@ const label = (budget: number) => `${budget / 1000}k`;
  * their third-slowest, which one noisy moment on a shared machine decides, so the 200 turns are
  * measured 9 times: the figures are the median window's (by p99/p50), with the lowest and highest
  * beside them, and after each window the p99/p50 of fixed CPU work as long as the warm p50,
- * measured the same way: the machine's own tail at those moments (reported, not used in `met`).
+ * measured the same way: the machine's own tail at those moments (reported, not used in `met`);
+ * then what those warm turns cost the heap (bytes allocated and promoted per turn, scavenges per
+ * 1,000 turns: see `heapPerCall`), also reported only.
  *
  * Every configuration is measured on the same footing: before the first one, the warm path runs
  * at every budget over both transports until V8 has optimized it (`warmUpJit`; without it the
@@ -123,6 +126,16 @@ export async function run(options: { quick: boolean }): Promise<Figures> {
       const machine = medianWindow(fixed);
       figures.machineP99OverP50 = round(machine.p99 / machine.p50, 2);
       figures.machineP99OverP50Highest = round(Math.max(...fixed.map(({ p50, p99 }) => p99 / p50)), 2);
+      // What the same warm turns cost the heap: allocated, promoted (kept past a scavenge), and
+      // how often the scavenger runs. Figures to read beside the tail's, not part of `met`.
+      const heap = await heapPerCall(
+        () => steady.bench.provider.provide(turn),
+        options.quick ? 500 : 4000,
+        50,
+      );
+      figures.warmAllocatedBytesPerTurn = Math.round(heap.allocatedBytes);
+      figures.warmPromotedBytesPerTurn = Math.round(heap.promotedBytes);
+      figures.warmScavengesPer1000Turns = round(heap.scavengesPer1000, 2);
     } finally {
       await steady.close();
     }
@@ -323,6 +336,8 @@ export const readme: ReadmeRow = {
     `${figures.warm8kOver8k ?? '–'}, ${figures.warm8kOver8kLowest ?? '–'}–${figures.warm8kOver8kHighest ?? '–'}); p50 ${figures.warmP50Ms} ms, p99 ${figures.warmP99Ms} ms ` +
     `(p99/p50 ${figures.p99OverP50}, the median of ${figures.tailWindows ?? 1} windows of 200 turns, ` +
     `${figures.p99OverP50Lowest ?? '–'}–${figures.p99OverP50Highest ?? '–'}; fixed CPU work of the same length ` +
-    `at the same moments: ${figures.machineP99OverP50 ?? '–'}, at most ${figures.machineP99OverP50Highest ?? '–'})`,
+    `at the same moments: ${figures.machineP99OverP50 ?? '–'}, at most ${figures.machineP99OverP50Highest ?? '–'}); ` +
+    `a warm turn at 100 pins allocates ${figures.warmAllocatedBytesPerTurn ?? '–'} bytes and promotes ` +
+    `${figures.warmPromotedBytesPerTurn ?? '–'} (${figures.warmScavengesPer1000Turns ?? '–'} scavenges per 1,000 turns)`,
   target: '≥ 1000× in-process, ≥ 300× HTTP, ≤ 20 µs/attachment, 200k ≤ 1.5× 8k, p99 ≤ 2× p50',
 };

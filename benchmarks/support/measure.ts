@@ -1,3 +1,6 @@
+import { constants, type PerformanceEntry, PerformanceObserver } from 'node:perf_hooks';
+import { getHeapSpaceStatistics } from 'node:v8';
+
 /** Milliseconds `work` takes, as the median of `runs` runs after `warmup` unmeasured ones. */
 export async function medianMs(work: () => Promise<unknown>, runs: number, warmup = 1): Promise<number> {
   for (let index = 0; index < warmup; index++) await work();
@@ -102,6 +105,68 @@ export async function interleavedMedians(
   return medians;
 }
 
+/** What awaited calls of some work cost the heap, per call. */
+export interface HeapPerCall {
+  /** Bytes allocated in the young generation (batches with no GC in them; median batch). */
+  readonly allocatedBytes: number;
+  /** Bytes the old generation grew by over all the calls: what scavenges promoted. */
+  readonly promotedBytes: number;
+  /** Scavenges per 1,000 calls. */
+  readonly scavengesPer1000: number;
+}
+
+/**
+ * The heap cost of `calls` awaited calls of `work`, after a full GC: young-generation bytes
+ * allocated per call, read from the young generation's size before and after batches of
+ * `batch` calls, only from batches no GC fell in (the median batch); old-generation growth per
+ * call over all of them (what survived scavenges: promoted, or allocated old); scavenges per
+ * 1,000 calls. Throws if a full GC fell among the calls, which would hide promoted bytes.
+ */
+export async function heapPerCall(
+  work: () => Promise<unknown>,
+  calls: number,
+  batch = 20,
+): Promise<HeapPerCall> {
+  collectGarbage();
+  const collections: PerformanceEntry[] = [];
+  const observer = new PerformanceObserver((list) => collections.push(...list.getEntries()));
+  observer.observe({ entryTypes: ['gc'] });
+  try {
+    const batches: { started: number; ended: number; bytes: number }[] = [];
+    const oldBefore = generationBytes('old');
+    for (let done = 0; done < calls; done += batch) {
+      const young = generationBytes('young');
+      const started = performance.now();
+      for (let index = 0; index < batch; index++) await work();
+      batches.push({ started, ended: performance.now(), bytes: generationBytes('young') - young });
+    }
+    const oldGrowth = generationBytes('old') - oldBefore;
+    // GC entries are delivered on a later turn of the event loop.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const kinds = collections.map(
+      (entry) => (entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind,
+    );
+    if (kinds.some((kind) => kind !== constants.NODE_PERFORMANCE_GC_MINOR))
+      throw new Error(
+        `heapPerCall: a full GC fell among the calls; old-generation growth would not be what was promoted (GC kinds: ${kinds.join(', ')})`,
+      );
+    const clean = batches.filter(
+      ({ started, ended }) =>
+        !collections.some((entry) => entry.startTime < ended && entry.startTime + entry.duration > started),
+    );
+    return {
+      allocatedBytes: percentile(
+        clean.map(({ bytes }) => bytes / batch),
+        50,
+      ),
+      promotedBytes: oldGrowth / (batches.length * batch),
+      scavengesPer1000: (1000 * collections.length) / (batches.length * batch),
+    };
+  } finally {
+    observer.disconnect();
+  }
+}
+
 // --- Internal helpers ---
 
 async function timeWindow(work: () => Promise<unknown>, turns: number): Promise<TailWindow> {
@@ -146,4 +211,14 @@ function shuffle(values: number[]): void {
     const other = Math.floor(Math.random() * (index + 1));
     [values[index], values[other]] = [values[other] as number, values[index] as number];
   }
+}
+
+/** Bytes used in the young generation (new space and its large objects) or in the old one. */
+function generationBytes(generation: 'young' | 'old'): number {
+  let bytes = 0;
+  for (const space of getHeapSpaceStatistics()) {
+    const young = space.space_name === 'new_space' || space.space_name === 'new_large_object_space';
+    if (young === (generation === 'young')) bytes += space.space_used_size;
+  }
+  return bytes;
 }
