@@ -1,4 +1,4 @@
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { ConverterRegistry } from '../../src/convert/converter-registry.js';
 import { plainTextConverter } from '../../src/convert/converters/plain-text-converter.js';
 import { TurnDeadline } from '../../src/provider/turn-deadline.js';
@@ -104,10 +104,12 @@ describe('the turn deadline ends with the turn', () => {
     await provider.provide({ pipelineId: 'support' });
     const before = timers();
     // A warm turn waits on nothing: it makes no deadline timer at all.
-    const turn = provider.provide({ pipelineId: 'support' });
-    expect(timers()).toBe(before);
-    const { trace } = await turn;
+    const setTimer = vi.spyOn(globalThis, 'setTimeout');
+    onTestFinished(() => setTimer.mockRestore());
+    const { trace } = await provider.provide({ pipelineId: 'support' });
     expect(trace.entries.map((entry) => entry.cache)).toEqual(['hit']);
+    expect(setTimer).not.toHaveBeenCalled();
+    setTimer.mockRestore();
     expect(timers()).toBe(before);
 
     const host = new AbortController();
@@ -190,6 +192,29 @@ describe('TurnDeadline', () => {
     late.end();
     expect(late.signal.aborted).toBe(false);
     expect(timers()).toBe(before);
+  });
+
+  it('answers the same signals every time, and takes a listener per attachment without a warning', async () => {
+    const host = new AbortController();
+    const turn = new TurnDeadline(anHour, host.signal);
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      expect(turn.signal).toBe(turn.signal);
+      expect(turn.deadline).toBe(turn.deadline);
+      expect(turn.signal).not.toBe(turn.deadline);
+      // A turn of 20 attachments waiting: one listener each on both (Node warns past 10).
+      for (let index = 0; index < 20; index++) {
+        turn.signal.addEventListener('abort', () => {});
+        turn.deadline.addEventListener('abort', () => {});
+      }
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.map((warning) => warning.name)).not.toContain('MaxListenersExceededWarning');
+    } finally {
+      process.off('warning', onWarning);
+      turn.end();
+    }
   });
 
   it("aborts with the host's signal or with a TimeoutError at the deadline, the deadline alone only with the latter", async () => {
