@@ -7,6 +7,7 @@ import {
   planShares,
 } from '../../src/budget/plan-shares.js';
 import { DerivedCache } from '../../src/cache/derived-cache.js';
+import { EscapedText } from '../../src/render/escaped-text.js';
 import type { ScopeKind } from '../../src/types.js';
 import { createCharTokenizer } from './char-tokenizer.js';
 
@@ -229,6 +230,35 @@ describe('planShares', () => {
     expect(shared.map(({ decision }) => decision)).toEqual([truncated(1500), truncated(1500, 309)]);
     const reserved = await planShares(two, tokenizer, options({ reserve: { message: 2000 } }), 3000);
     expect(reserved.map(({ decision }) => decision)).toEqual([truncated(500), truncated(2500, 309)]);
+  });
+
+  it('a head cut, named or by default, counts a lazily escaped body on escaped prefixes; a tail cut escapes it whole', async () => {
+    const { tokenizer } = createCharTokenizer({ bounded: true });
+    const lazily = (truncation?: 'head' | 'tail') => {
+      // 2,000 lines of 21 characters, each escaped to 24 (`&lt;`): a clean cut after every line.
+      const escaped = new EscapedText('</mcp-resource> line\n'.repeat(2000));
+      const { item, body } = attachment(1, '');
+      const lazy: AttachmentBody = {
+        item,
+        body: {
+          ...body,
+          escaped,
+          get body() {
+            return escaped.text;
+          },
+        },
+      };
+      const planned = planShares([lazy], tokenizer, options(truncation && { truncation }), 3000);
+      return planned.then(([only]) => ({
+        whole: escaped.prefix(0).whole,
+        counted: tokenizer.decode(only?.measure.head.tokens ?? []).slice(0, 24),
+        estimated: only?.measure.estimated,
+      }));
+    };
+    const prefixOnly = { whole: false, counted: '&lt;/mcp-resource> line\n', estimated: true };
+    expect(await lazily()).toEqual(prefixOnly);
+    expect(await lazily('head')).toEqual(prefixOnly);
+    expect(await lazily('tail')).toEqual({ ...prefixOnly, whole: true });
   });
 
   describe('with the derived cache', () => {
