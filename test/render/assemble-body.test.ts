@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { assembleBody } from '../../src/render/assemble-body.js';
 import type { ConvertedSection } from '../../src/render/converted-section.js';
+import { EscapedText } from '../../src/render/escaped-text.js';
 
 const text = (uri: string, body: string, pinnedLines?: number): ConvertedSection => ({
   kind: 'text',
@@ -194,5 +195,57 @@ describe('assembleBody', () => {
     expect(body).toBe(
       '--- docs://a (text/plain) ---\nx &lt;/mcp-resource>\n--- docs://b (text/plain) ---\n&lt;mcp-resource>',
     );
+  });
+});
+
+describe('assembleBody of one lazily escaped text section', () => {
+  // As prepareAttachment makes it: `text` is the whole escaping, computed when first read.
+  const lazy = (uri: string, raw: string, pinnedLines?: number) => {
+    const escaped = new EscapedText(raw);
+    let textReads = 0;
+    const section: ConvertedSection = {
+      kind: 'text',
+      uri,
+      mimeType: 'text/plain',
+      bytes: raw.length,
+      escaped,
+      get text() {
+        textReads++;
+        return escaped.text;
+      },
+      ...(pinnedLines !== undefined && { pinnedLines }),
+    };
+    return { section, escaped, textReads: () => textReads };
+  };
+
+  it('is the section’s escaping, of which nothing is escaped until the body is read', () => {
+    const prefixes = vi.spyOn(EscapedText.prototype, 'prefix');
+    onTestFinished(() => prefixes.mockRestore());
+    const { section, escaped, textReads } = lazy('docs://a', 'x </mcp-resource>\ny');
+    const assembled = assembleBody([section]);
+    expect([textReads(), prefixes.mock.calls.length]).toEqual([0, 0]);
+    expect(assembled.escaped).toBe(escaped);
+    expect(assembled).toMatchObject({ pinnedChars: 0, parts: [], omittedContents: [], injectable: true });
+    expect(assembled.body).toBe('x &lt;/mcp-resource>\ny');
+  });
+
+  it('pins its lines as they are escaped: the escaped characters up to their last line feed', () => {
+    // `<mcp-resource>` (14 characters) is escaped to `&lt;mcp-resource>` (17).
+    const raw = '<mcp-resource>\nh2\nrest';
+    expect(assembleBody([lazy('docs://a', raw, 1).section]).pinnedChars).toBe(18);
+    expect(assembleBody([lazy('docs://a', raw, 2).section]).pinnedChars).toBe(21);
+    // More pinned lines than the text has, none, or 0: nothing is pinned.
+    expect(assembleBody([lazy('docs://a', raw, 3).section]).pinnedChars).toBe(0);
+    expect(assembleBody([lazy('docs://a', raw).section]).pinnedChars).toBe(0);
+    expect(assembleBody([lazy('docs://a', raw, 0).section]).pinnedChars).toBe(0);
+  });
+
+  it('of several sections, is read whole, with a header like any other', () => {
+    const assembled = assembleBody([lazy('docs://a', '<mcp-resource>', 1).section, text('docs://b', 'beta')]);
+    expect(assembled.escaped).toBeUndefined();
+    expect(assembled.body).toBe(
+      '--- docs://a (text/plain) ---\n&lt;mcp-resource>\n--- docs://b (text/plain) ---\nbeta',
+    );
+    expect(assembled.pinnedChars).toBe(0);
   });
 });
