@@ -251,7 +251,7 @@ describe('planShares', () => {
       const planned = planShares([lazy], tokenizer, options(truncation && { truncation }), 3000);
       return planned.then(([only]) => ({
         whole: escaped.prefix(0).whole,
-        counted: tokenizer.decode(only?.measure.head.tokens ?? []).slice(0, 24),
+        counted: tokenizer.decode(only?.measure.head.tokens ?? new Uint32Array(0)).slice(0, 24),
         estimated: only?.measure.estimated,
       }));
     };
