@@ -181,11 +181,13 @@ async function grow(fitted: Attempt, attachments: readonly Fitting[], context: F
       const cap = Math.min(attachment.item.capTokens ?? Number.POSITIVE_INFINITY, attachment.cost.fullTokens);
       const extra = Math.min(left, cap - tokens);
       if (extra <= 0) continue;
-      attachment.decision = {
-        fate: 'truncated',
-        tokens: decision.tokens + extra,
-        contentTokens: decision.contentTokens + extra,
-      };
+      // Grown to what the whole costs, it goes in whole: a cut given room for all of its body
+      // would show all of it under a frame that says truncated, with no marker to say where.
+      const grown = decision.tokens + extra;
+      attachment.decision =
+        grown >= attachment.cost.fullTokens && attachment.cost.fullTokens <= cap
+          ? { fate: 'whole', tokens: attachment.cost.fullTokens }
+          : { fate: 'truncated', tokens: grown, contentTokens: decision.contentTokens + extra };
       left -= extra;
     }
     if (left === slack) break;

@@ -134,6 +134,42 @@ describe('composeContext', () => {
     );
   });
 
+  it('a cut grown to room for all of its body goes in whole: no frame says truncated without a marker', async () => {
+    // The property's counterexample (seed 316247711): growing the first attachment's relevant
+    // cut into the slack gave it a share past what the whole costs; the cut kept every chunk,
+    // and the block said truncated="true" with no marker.
+    const sentence = fragments[0] as string;
+    const run = fragments[8] as string;
+    const bodies = [
+      `${sentence.repeat(3)}${run}${fragments[1]}${sentence}`,
+      `${sentence.repeat(6)}${run}${sentence}`,
+      sentence,
+    ];
+    const items = bodies.map((body, index) => composable(body, index));
+    const composed = await composeContext(items, tokenizer, {
+      maxTokens: 490,
+      minTokens: 51,
+      strategy: 'fair',
+      renderOrder: [2, 1, 0],
+      truncation: 'relevant',
+      lineAware: false,
+      query: 'checkout card payments',
+    });
+    expect(reference.encode_ordinary(renderText(composed.blocks)).length).toBeLessThanOrEqual(490);
+    const resources = composed.blocks.filter((block) => block.kind === 'resource');
+    expect(resources).toHaveLength(3);
+    for (const block of resources)
+      expect(block.text.includes('[truncated: ')).toBe(block.provenance.truncated);
+    const first = resources.find((block) => block.provenance.uri.endsWith('/0'));
+    expect(first?.provenance.truncated).toBe(false);
+    expect(composed.attachments[0]?.decision).toEqual({
+      fate: 'whole',
+      tokens: composed.attachments[0]?.tokens,
+    });
+    // The second still does not fit whole: it stays cut, and marked.
+    expect(composed.attachments[1]?.decision.fate).toBe('truncated');
+  });
+
   it("never over maxTokens by tiktoken's own count of the whole rendered text, with runs longer than 512 characters", async () => {
     // Runs of one character, whitespace and base64 padding are single pre-tokenizer pieces;
     // counted in 512-character slices they came out 1–7 tokens under tiktoken's count.
