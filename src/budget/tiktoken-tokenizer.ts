@@ -19,7 +19,7 @@ export interface TiktokenTokenizerOptions {
   readonly encoding?: TokenizerEncoding;
   /** A model name whose encoding to use (`gpt-4-turbo` → `cl100k_base`); `encoding` wins if both are set. */
   readonly model?: string;
-  /** Counts kept per process, keyed by the text's sha256. Default 10,000. */
+  /** Counts kept per process, keyed by the text's sha256. Default 10,000; at least 1. */
   readonly countCacheEntries?: number;
   /**
    * Pre-tokenized pieces whose tokens this tokenizer keeps (default 50,000; 0 encodes with
@@ -78,7 +78,14 @@ export function createTiktokenTokenizer(
     pieces: preTokenizePattern(encoding),
     longPiece: (piece) => bytePairEncode(encoding, piece),
   };
-  const entries = boundedByCount(options.countCacheEntries ?? 10_000);
+  const countEntries = options.countCacheEntries ?? 10_000;
+  if (!Number.isSafeInteger(countEntries) || countEntries < 1) {
+    throw new ContextError('INVALID_OPTION', 'countCacheEntries must be a whole number, 1 or more', {
+      field: 'countCacheEntries',
+      value: countEntries,
+    });
+  }
+  const entries = boundedByCount(countEntries);
   // How many kept counts are of texts of each length: a bounded encoding hashes its text (to
   // learn its whole count) only when some text of that length was counted, not every body.
   const countedLengths = new Map<number, number>();

@@ -234,6 +234,22 @@ describe('createTiktokenTokenizer', () => {
       );
   });
 
+  it('refuses a countCacheEntries that is not a whole number of 1 or more, naming it (not lru-cache’s TypeError)', () => {
+    for (const value of [0, -1, 1.5, Number.NaN, '10' as unknown as number])
+      expect(() => createTiktokenTokenizer({ countCacheEntries: value })).toThrow(
+        expect.objectContaining({
+          code: 'INVALID_OPTION',
+          field: 'countCacheEntries',
+          value,
+          message: 'countCacheEntries must be a whole number, 1 or more',
+        }),
+      );
+    // The least it takes: one entry.
+    const tiny = createTiktokenTokenizer({ countCacheEntries: 1 });
+    onTestFinished(() => tiny.dispose());
+    return expect(tiny.count('hello world')).resolves.toBe(2);
+  });
+
   it('encodes and decodes without tiktoken’s WASM when it encodes in JavaScript (decoding on the vocabulary)', async () => {
     const wasmEncode = spyForThisTest(Tiktoken.prototype, 'encode_ordinary');
     const wasmDecode = spyForThisTest(Tiktoken.prototype, 'decode');
