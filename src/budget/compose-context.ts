@@ -183,9 +183,13 @@ async function grow(fitted: Attempt, attachments: readonly Fitting[], context: F
       if (extra <= 0) continue;
       // Grown to what the whole costs, it goes in whole: a cut given room for all of its body
       // would show all of it under a frame that says truncated, with no marker to say where.
+      // Only for a body counted to its end: an estimated whole cost is no more than a guess
+      // from below (the cut then still cuts, and marks it).
       const grown = decision.tokens + extra;
       attachment.decision =
-        grown >= attachment.cost.fullTokens && attachment.cost.fullTokens <= cap
+        !attachment.measure.estimated &&
+        grown >= attachment.cost.fullTokens &&
+        attachment.cost.fullTokens <= cap
           ? { fate: 'whole', tokens: attachment.cost.fullTokens }
           : { fate: 'truncated', tokens: grown, contentTokens: decision.contentTokens + extra };
       left -= extra;
