@@ -157,7 +157,7 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
 
   // The turn itself; `spans` wraps its steps in spans when telemetry records.
   async #turn(turn: Turn, spans: TurnSpans, deadline: TurnDeadline): Promise<ProvideResult> {
-    const started = performance.now();
+    const { started } = deadline;
     const startedAt = new Date().toISOString();
     const actor = actorOf(turn);
     this.#policy.requireKnown(actor);

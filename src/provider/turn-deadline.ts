@@ -8,7 +8,9 @@ import { setMaxListeners } from 'node:events';
  * turn started.
  */
 export class TurnDeadline {
-  /** When the deadline falls, on the `performance.now()` clock. */
+  /** When the turn started, on the `performance.now()` clock. */
+  readonly started: number;
+  /** When the deadline falls, on the same clock. */
   readonly at: number;
   readonly #ms: number;
   readonly #host: AbortSignal | undefined;
@@ -19,7 +21,8 @@ export class TurnDeadline {
 
   /** The deadline `ms` from now; `host` is the host's own signal for the turn, if any. */
   constructor(ms: number, host: AbortSignal | undefined) {
-    this.at = performance.now() + ms;
+    this.started = performance.now();
+    this.at = this.started + ms;
     this.#ms = ms;
     this.#host = host;
   }
@@ -47,9 +50,9 @@ export class TurnDeadline {
   /** What the turn's waits abort on: the host's signal or the deadline, whichever comes first. */
   get signal(): AbortSignal {
     if (!this.#signal) {
-      const deadline = this.deadline;
-      this.#signal = this.#host ? AbortSignal.any([this.#host, deadline]) : deadline;
-      setMaxListeners(0, this.#signal);
+      this.#signal = this.#host ? AbortSignal.any([this.#host, this.deadline]) : this.deadline;
+      // The deadline's own was raised when it was made.
+      if (this.#host) setMaxListeners(0, this.#signal);
     }
     return this.#signal;
   }
@@ -57,6 +60,6 @@ export class TurnDeadline {
   /** Clears the timer, if one was made: nothing of a finished turn stays behind. */
   end(): void {
     this.#ended = true;
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    clearTimeout(this.#timer);
   }
 }
