@@ -3,7 +3,7 @@ import { contextPreamble } from '../render/frame-resource.js';
 import type { ContextBlock, OmittedContent } from '../types.js';
 import type { ComposableAttachment, ComposeOptions } from './composable-attachment.js';
 import { fitRendering } from './fit-rendering.js';
-import type { BudgetDecision } from './plan-budget.js';
+import { type BudgetDecision, decisionFor } from './plan-budget.js';
 import { type PlannedAttachment, planShares } from './plan-shares.js';
 import { type FitContext, type ResourceBlock, renderCounted } from './render-counted.js';
 import type { Tokenizer } from './tokenizer.js';
@@ -181,16 +181,14 @@ async function grow(fitted: Attempt, attachments: readonly Fitting[], context: F
       const cap = Math.min(attachment.item.capTokens ?? Number.POSITIVE_INFINITY, attachment.cost.fullTokens);
       const extra = Math.min(left, cap - tokens);
       if (extra <= 0) continue;
-      // Grown to what the whole costs, it goes in whole: a cut given room for all of its body
-      // would show all of it under a frame that says truncated, with no marker to say where.
-      // Only for a body counted to its end: an estimated whole cost is no more than a guess
-      // from below (the cut then still cuts, and marks it).
+      // Decided as the plan decides (a share that covers the whole is the whole: a cut given room
+      // for all of its body would show it all under a frame that says truncated, with no marker),
+      // for a body counted to its end and allowed whole by its cap. An estimated whole cost is
+      // only a guess from below: that body stays cut, and marked.
       const grown = decision.tokens + extra;
       attachment.decision =
-        !attachment.measure.estimated &&
-        grown >= attachment.cost.fullTokens &&
-        attachment.cost.fullTokens <= cap
-          ? { fate: 'whole', tokens: attachment.cost.fullTokens }
+        !attachment.measure.estimated && attachment.cost.fullTokens <= cap
+          ? decisionFor(attachment.cost, grown)
           : { fate: 'truncated', tokens: grown, contentTokens: decision.contentTokens + extra };
       left -= extra;
     }

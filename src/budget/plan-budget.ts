@@ -95,7 +95,7 @@ function planReserved(
     const tokens = held[index];
     const extra = more[index] as BudgetDecision;
     if (tokens === undefined) return extra;
-    return decide(item, tokens + (extra.fate === 'omitted' ? 0 : extra.tokens));
+    return decisionFor(item, tokens + (extra.fate === 'omitted' ? 0 : extra.tokens));
   });
 }
 
@@ -120,7 +120,8 @@ function boundsOf(item: BudgetItem, minTokens: number): Bounds {
   return minimum <= maximum ? { minimum, maximum } : { maximum };
 }
 
-function decide(item: BudgetItem, tokens: number): BudgetDecision {
+/** What `tokens` buy of an item: the whole once they cover it, else a cut of what is left after its overhead. */
+export function decisionFor(item: BudgetItem, tokens: number): BudgetDecision {
   if (tokens >= item.fullTokens) return { fate: 'whole', tokens: item.fullTokens };
   return { fate: 'truncated', tokens, contentTokens: tokens - item.truncatedOverheadTokens };
 }
@@ -146,7 +147,7 @@ function planGreedy(
       return { fate: 'omitted', reason: `${left} tokens were left, it needs at least ${minimum}` };
     }
     left -= tokens;
-    return decide(item, tokens);
+    return decisionFor(item, tokens);
   });
 }
 
@@ -201,7 +202,7 @@ function planFair(
         reason: `${leftAbove.get(index)} tokens were left after the minimums of those ranked above it, it needs at least ${minimum}`,
       };
     }
-    return decide(item, shares[index] ?? 0);
+    return decisionFor(item, shares[index] ?? 0);
   });
 }
 
