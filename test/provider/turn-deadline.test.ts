@@ -11,15 +11,21 @@ const anHour = 3_600_000;
 const statusOf = (trace: InjectionTrace, server: string) =>
   trace.entries.find((entry) => entry.server === server);
 
+/** A provider whose pipeline pins `x://a` on a server that never answers `initialize`. */
+async function withSilentPin(limits: { readTimeoutMs: number; turnDeadlineMs: number }) {
+  const silent = silentMemoryServer();
+  const harness = await startProviderHarness('memory', {
+    extraServers: { silent: silent.serverConfig },
+    registry: { requestTimeoutMs: anHour },
+    provider: limits,
+  });
+  await harness.attachments.pin({ scope: { pipelineId: 'support' }, server: 'silent', uri: 'x://a' });
+  return harness;
+}
+
 describe('the turn deadline bounds provide(), connecting included', () => {
   it('a server that never answers initialize costs a turn its read timeout, the others are injected', async () => {
-    const silent = silentMemoryServer();
-    const { provider, attachments } = await startProviderHarness('memory', {
-      extraServers: { silent: silent.serverConfig },
-      registry: { requestTimeoutMs: anHour },
-      provider: { readTimeoutMs: 100, turnDeadlineMs: anHour },
-    });
-    await attachments.pin({ scope: { pipelineId: 'support' }, server: 'silent', uri: 'x://a' });
+    const { provider, attachments } = await withSilentPin({ readTimeoutMs: 100, turnDeadlineMs: anHour });
     await attachments.pin({ scope: { pipelineId: 'support' }, server: 'gitnexus', uri: 'gitnexus://repos' });
     const { trace } = await provider.provide({ pipelineId: 'support' });
     expect(statusOf(trace, 'silent')).toMatchObject({ status: 'timeout', error: { code: 'READ_TIMEOUT' } });
@@ -27,13 +33,7 @@ describe('the turn deadline bounds provide(), connecting included', () => {
   });
 
   it('with reads slower than the deadline, the turn returns at the deadline with TURN_DEADLINE fates', async () => {
-    const silent = silentMemoryServer();
-    const { provider, attachments } = await startProviderHarness('memory', {
-      extraServers: { silent: silent.serverConfig },
-      registry: { requestTimeoutMs: anHour },
-      provider: { readTimeoutMs: anHour, turnDeadlineMs: 100 },
-    });
-    await attachments.pin({ scope: { pipelineId: 'support' }, server: 'silent', uri: 'x://a' });
+    const { provider, attachments } = await withSilentPin({ readTimeoutMs: anHour, turnDeadlineMs: 100 });
     await attachments.pin({ scope: { pipelineId: 'support' }, server: 'gitnexus', uri: 'gitnexus://repos' });
     const { trace } = await provider.provide({ pipelineId: 'support' });
     expect(statusOf(trace, 'silent')).toMatchObject({
@@ -125,18 +125,18 @@ describe('the turn deadline is made when a read first waits', () => {
   const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
 
   it('a turn that waits on a read has its one deadline timer while it waits, and none after', async () => {
-    const silent = silentMemoryServer();
-    const { provider, attachments } = await startProviderHarness('memory', {
-      extraServers: { silent: silent.serverConfig },
-      registry: { requestTimeoutMs: anHour },
-      provider: { readTimeoutMs: anHour, turnDeadlineMs: 200 },
-    });
-    await attachments.pin({ scope: { pipelineId: 'support' }, server: 'silent', uri: 'x://a' });
+    const { provider } = await withSilentPin({ readTimeoutMs: anHour, turnDeadlineMs: 200 });
     const before = timers();
+    const setTimer = vi.spyOn(globalThis, 'setTimeout');
+    onTestFinished(() => setTimer.mockRestore());
     const turn = provider.provide({ pipelineId: 'support' });
     await new Promise((resolve) => setTimeout(resolve, 50));
-    // The deadline's timer, and none other of the turn's (the read timeout is an hour: the
-    // registry's own request timer is not a Timeout the turn made).
+    // One timer of the turn's own: the deadline's, set for what is left of its 200 ms (the
+    // registry's request timers are an hour long; the wait above is 50 ms).
+    const deadlines = setTimer.mock.calls.filter(([, delay]) => Number(delay) > 100 && Number(delay) <= 200);
+    expect(deadlines).toHaveLength(1);
+    setTimer.mockRestore();
+    // Timers run while it waits (the registry's request timers among them), fewer once it is over.
     const waiting = timers();
     expect(waiting).toBeGreaterThan(before);
     const { trace } = await turn;
@@ -145,13 +145,7 @@ describe('the turn deadline is made when a read first waits', () => {
   });
 
   it('a deadline made late still falls its milliseconds after the turn started, not after it was made', async () => {
-    const silent = silentMemoryServer();
-    const { provider, attachments } = await startProviderHarness('memory', {
-      extraServers: { silent: silent.serverConfig },
-      registry: { requestTimeoutMs: anHour },
-      provider: { readTimeoutMs: anHour, turnDeadlineMs: 500 },
-    });
-    await attachments.pin({ scope: { pipelineId: 'support' }, server: 'silent', uri: 'x://a' });
+    const { provider, attachments } = await withSilentPin({ readTimeoutMs: anHour, turnDeadlineMs: 500 });
     // Resolving the pins takes 400 ms of the 500: the read then waits, and the deadline it
     // makes has 100 ms left (made from scratch it would end the turn at 900 ms).
     const list = attachments.list.bind(attachments);
