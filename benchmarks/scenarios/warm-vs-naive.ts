@@ -128,11 +128,7 @@ export async function run(options: { quick: boolean }): Promise<Figures> {
       figures.machineP99OverP50Highest = round(Math.max(...fixed.map(({ p50, p99 }) => p99 / p50)), 2);
       // What the same warm turns cost the heap: allocated, promoted (kept past a scavenge), and
       // how often the scavenger runs. Figures to read beside the tail's, not part of `met`.
-      const heap = await heapPerCall(
-        () => steady.bench.provider.provide(turn),
-        options.quick ? 500 : 4000,
-        50,
-      );
+      const heap = await heapPerCall(() => steady.bench.provider.provide(turn), options.quick ? 500 : 4000);
       figures.warmAllocatedBytesPerTurn = Math.round(heap.allocatedBytes);
       figures.warmPromotedBytesPerTurn = Math.round(heap.promotedBytes);
       figures.warmScavengesPer1000Turns = round(heap.scavengesPer1000, 2);

@@ -125,7 +125,7 @@ export interface HeapPerCall {
 export async function heapPerCall(
   work: () => Promise<unknown>,
   calls: number,
-  batch = 20,
+  batch = 50,
 ): Promise<HeapPerCall> {
   collectGarbage();
   const collections: PerformanceEntry[] = [];

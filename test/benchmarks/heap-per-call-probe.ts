@@ -10,5 +10,5 @@ const work = async () => {
   for (let index = 0; index < 1000; index++) items[index] = { index, twice: index * 2 };
   if (mode === 'keeping') for (let index = 0; index < 1000; index += 100) kept.push(items[index]);
 };
-const heap = await heapPerCall(work, 4000, 50);
+const heap = await heapPerCall(work, 4000);
 process.stdout.write(JSON.stringify({ ...heap, kept: kept.length }));
