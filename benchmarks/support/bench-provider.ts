@@ -18,6 +18,8 @@ export async function createBenchProvider(options: {
   cache: ContentCacheOptions | false;
   /** Spans and metrics (the telemetry-overhead scenario). */
   telemetry?: Telemetry;
+  /** `false`: every turn runs every step (see the provider's `keptTurns`). */
+  keptTurns?: false;
 }) {
   const servers = new McpServerRegistry({
     mcpServers: { bulk: options.serverConfig },
@@ -36,6 +38,7 @@ export async function createBenchProvider(options: {
     readTimeoutMs: 120_000,
     turnDeadlineMs: 600_000,
     ...(options.telemetry && { telemetry: options.telemetry }),
+    ...(options.keptTurns === false && { keptTurns: false }),
   });
   return {
     provider,

@@ -107,6 +107,8 @@ interface Entry extends CachedContent {
   staleSince?: number;
   /** What a hit on it answers: one object per entry, not one per turn. */
   hit?: CacheRead;
+  /** Evicted, deleted or replaced: no longer what a read of its key answers. */
+  retired?: true;
 }
 
 interface Flight {
@@ -161,6 +163,7 @@ export class ContentCache extends EventEmitter<CacheEvents> {
       maxSize: this.#options.maxBytes,
       sizeCalculation: (entry) => entry.bytes + entryOverheadBytes,
       dispose: (entry, key, reason) => {
+        entry.retired = true;
         if (reason === 'evict') this.#metrics.evictions++;
         if (reason !== 'set') this.#keysByServer.get(entry.server)?.delete(key);
       },
@@ -193,6 +196,24 @@ export class ContentCache extends EventEmitter<CacheEvents> {
     this.#metrics.hits++;
     cached.hit ??= { content: cached, cache: 'hit' };
     return cached.hit;
+  }
+
+  /**
+   * Whether every one of `contents` (as answered by earlier peeks) is still what a peek of its key
+   * would answer now: held, not invalidated, within its TTL. A kept turn's check, without lookups.
+   */
+  stillFresh(contents: readonly CachedContent[]): boolean {
+    const now = Date.now();
+    for (const content of contents) {
+      const entry = content as Entry;
+      if (entry.retired || !this.#isFresh(entry, now)) return false;
+    }
+    return true;
+  }
+
+  /** Counts `count` hits answered without peeks (a kept turn's, one per attachment it answers). */
+  countHits(count: number): void {
+    this.#metrics.hits += count;
   }
 
   async #readAnew(
@@ -327,8 +348,8 @@ export class ContentCache extends EventEmitter<CacheEvents> {
 
   // --- Internal helpers ---
 
-  #isFresh(entry: Entry): boolean {
-    return entry.staleSince === undefined && Date.now() - entry.fetchedAt < this.#options.ttlMs;
+  #isFresh(entry: Entry, now = Date.now()): boolean {
+    return entry.staleSince === undefined && now - entry.fetchedAt < this.#options.ttlMs;
   }
 
   #startFlight(key: string, request: ReadRequest, read: () => Promise<ReadResourceResult>): Flight {

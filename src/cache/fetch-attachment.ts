@@ -58,6 +58,8 @@ export interface FetchContext {
   readonly converters?: ConverterRegistry;
   /** Spans for the fetch and convert steps, children of the attachment's span. */
   readonly telemetry?: Telemetry;
+  /** Where the content of each cache hit answered at once is collected (for a kept turn's checks). */
+  readonly hits?: CachedContent[];
 }
 
 /** What applies to one attachment's read alone. */
@@ -85,6 +87,7 @@ export function fetchAttachment(
   // With telemetry, every fetch gets its span: the read path below makes them.
   const hit = context.telemetry ? undefined : peekContent(attachment, context);
   if (!hit) return fetchAnew(attachment, context, access, started);
+  context.hits?.push(hit.content);
   try {
     return convertRead(attachment, hit, context, access, started);
   } catch (error) {

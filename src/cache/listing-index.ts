@@ -42,13 +42,17 @@ export class ListingIndex {
   readonly #listings = new Map<string, Listing>();
   readonly #detach: () => void;
   #disposed = false;
+  #generation = 0;
 
   constructor(servers: McpServerRegistry, options: ListingIndexOptions) {
     this.#servers = servers;
     this.#options = options;
     const invalidate = (event: { server: string }) => {
       const listing = this.#listings.get(event.server);
-      if (listing) listing.invalidated = true;
+      if (listing) {
+        listing.invalidated = true;
+        this.#generation++;
+      }
     };
     servers.on('resources-list-changed', invalidate);
     servers.on('session-closed', invalidate);
@@ -64,11 +68,24 @@ export class ListingIndex {
    * The caller must be allowed to list the server: this is a `resources/list` on its behalf.
    */
   known(server: string, uri: string, actor: { pipelineId: string; agentId?: string }): Resource | undefined {
-    const listing = this.#listingOf(server);
-    if (!listing.refreshing && (listing.invalidated || Date.now() - listing.at >= this.#options.ttlMs)) {
-      listing.refreshing = this.#refresh(server, listing, actor);
-    }
-    return listing.known?.get(uri);
+    return this.#current(server, actor).known?.get(uri);
+  }
+
+  /**
+   * Starts the background refresh that `known` would start for `server`, without a lookup: a
+   * kept turn asks this of each server it consulted, so listings age and refresh as they do on
+   * every turn.
+   */
+  keepFresh(server: string, actor: { pipelineId: string; agentId?: string }): void {
+    this.#current(server, actor);
+  }
+
+  /**
+   * Changes whenever some listing's answers may have changed (a refresh arrived, a listing was
+   * invalidated): what was learned from `known` holds while it stays the same.
+   */
+  get generation(): number {
+    return this.#generation;
   }
 
   /** Resolves when every refresh started so far has settled. */
@@ -83,6 +100,14 @@ export class ListingIndex {
   }
 
   // --- Internal helpers ---
+
+  #current(server: string, actor: { pipelineId: string; agentId?: string }): Listing {
+    const listing = this.#listingOf(server);
+    if (!listing.refreshing && (listing.invalidated || Date.now() - listing.at >= this.#options.ttlMs)) {
+      listing.refreshing = this.#refresh(server, listing, actor);
+    }
+    return listing;
+  }
 
   #listingOf(server: string): Listing {
     let listing = this.#listings.get(server);
@@ -107,6 +132,7 @@ export class ListingIndex {
         ...(this.#options.timeoutMs !== undefined && { timeoutMs: this.#options.timeoutMs }),
       });
       listing.known = new Map(resources.map((resource) => [resource.uri, resource]));
+      this.#generation++;
     } catch (thrown) {
       const error = ContextError.isInstance(thrown)
         ? thrown

@@ -67,6 +67,9 @@ export const providerOptionsSchema = z.strictObject({
       message: 'telemetry must come from openTelemetry()',
     })
     .optional(),
+  keptTurns: z
+    .union([z.literal(false), z.strictObject({ maxTurns: z.number().int().positive().default(1_000) })])
+    .default({ maxTurns: 1_000 }),
 });
 
 export { budgetOverrideSchema, type ResolvedBudget } from '../options/budget-options.js';

@@ -39,6 +39,14 @@ export interface ResourceContextProviderOptions {
    */
   readonly cache?: ContentCache | ContentCacheOptions | false;
   /**
+   * Kept turns: a turn that resolves to the same pins as the same actor's last one, with nothing
+   * it depends on changed since two full turns answered it alike, is answered again without
+   * running its steps (see KeptTurns). On by default with a cache, for up to `maxTurns` actors and
+   * conversations (1,000); `false` runs every step of every turn. Never with telemetry, server
+   * instructions, or a policy that is not the library's AccessPolicy.
+   */
+  readonly keptTurns?: { readonly maxTurns?: number } | false;
+  /**
    * A span per turn with child spans per step and attachment, and turn metrics:
    * `openTelemetry()` from `mcp-resource-context/opentelemetry`. None by default (no cost).
    */

@@ -16,7 +16,7 @@ import { mapItems } from '../map-items.js';
 import type { McpServerRegistry } from '../mcp/mcp-server-registry.js';
 import type { Skill } from '../mcp/skill-schemas.js';
 import { parseOptions } from '../options/parse-options.js';
-import type { AccessPolicy } from '../policy/access-policy.js';
+import { AccessPolicy } from '../policy/access-policy.js';
 import { decideFromListing } from '../policy/decide-from-listing.js';
 import { addInstructionsBlock } from '../render/add-instructions-block.js';
 import { renderOrder } from '../render/render-order.js';
@@ -28,13 +28,14 @@ import { randomTurnId } from '../trace/random-turn-id.js';
 import { inSpan, type Telemetry } from '../trace/telemetry.js';
 import { traceTurn } from '../trace/trace-turn.js';
 import { TurnSpans, turnAttributes } from '../trace/turn-spans.js';
-import type { ProvideResult, Turn } from '../types.js';
+import type { InjectionTrace, ProvideResult, Turn } from '../types.js';
 import { actorOf } from './actor-of.js';
 import { type Access, authorizeRead } from './authorize-read.js';
 import { capSkills } from './cap-skills.js';
 import { describedByListing } from './described-by-listing.js';
 import { failedFate } from './failed-fate.js';
 import { keepSubscribed } from './keep-subscribed.js';
+import { type KeptTurn, KeptTurns } from './kept-turns.js';
 import type { ProviderEvents } from './provider-events.js';
 import { budgetOverrideSchema, providerOptionsSchema, type ResolvedBudget } from './provider-options.js';
 import { readyPositionsOf } from './ready-positions-of.js';
@@ -68,6 +69,8 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
   readonly #freshness: Freshness | undefined;
   readonly #changes = new ChangeTracker();
   readonly #telemetry: Telemetry | undefined;
+  /** Turns answered again while nothing they depend on changed; absent with telemetry, instructions or no cache. */
+  readonly #kept: KeptTurns | undefined;
 
   constructor(options: ResourceContextProviderOptions) {
     super();
@@ -92,6 +95,18 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
         (this.emit as (name: string, ...payload: unknown[]) => boolean)(name, ...payload);
       });
     }
+    // A kept turn makes no spans and asks no server for its instructions: neither may be wanted.
+    // Its authorization is the last full turn's: only the library's own (immutable) policy's.
+    if (
+      parsed.keptTurns &&
+      this.#freshness &&
+      !this.#telemetry &&
+      this.#instructionsMaxTokens === undefined &&
+      Object.getPrototypeOf(this.#policy) === AccessPolicy.prototype
+    ) {
+      const { cache, listings } = this.#freshness;
+      this.#kept = new KeptTurns({ cache, listings, changes: this.#changes }, parsed.keptTurns.maxTurns);
+    }
   }
 
   /** (server, uri) pairs subscribed for pins, for hosts that show or test it. */
@@ -113,9 +128,17 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
    * Cache hits, misses, stale serves, evictions, bytes held, invalidations, reads in flight, and
    * the bytes the derived cache holds (conversions, token arrays); undefined without a cache.
    */
-  get metrics(): (CacheMetrics & { readonly derivedBytesHeld: number }) | undefined {
+  get metrics():
+    | (CacheMetrics & { readonly derivedBytesHeld: number; readonly keptTurns: number })
+    | undefined {
     const freshness = this.#freshness;
-    return freshness && { ...freshness.cache.metrics, derivedBytesHeld: freshness.derived.bytesHeld };
+    return (
+      freshness && {
+        ...freshness.cache.metrics,
+        derivedBytesHeld: freshness.derived.bytesHeld,
+        keptTurns: this.#kept?.size ?? 0,
+      }
+    );
   }
 
   /** The pin store turns read from (the inspector lists it). */
@@ -165,6 +188,9 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
 
     // 1 resolve: pins and message attachments, each validated and resolved once
     const resolved = await spans.step('resolve', () => collectTurnAttachments(this.#attachments, turn));
+    // The same turn again, nothing it depends on changed: its answer, without steps 2–6.
+    const kept = this.#kept?.answer(turn, actor, resolved);
+    if (kept) return this.#answerKept(turn, kept, startedAt, started);
     spans.openAttachments(resolved);
 
     // 2 authorize: each once, through the pipeline's policy-bound view, which audits denials
@@ -200,8 +226,11 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
         deadlineAt: deadline.at,
         readTimeoutMs: this.#readTimeoutMs,
         ...(spans.telemetry && { telemetry: spans.telemetry }),
+        ...(this.#kept && { hits: [] }),
       },
     };
+    // What the listings answer as this turn consults them (before any read can wait).
+    const listingGeneration = this.#freshness?.listings.generation ?? 0;
     const fetchOne = (index: number) =>
       this.#fetch(resolved[index] as ResolvedAttachment, accesses[index] as Access, turnContext);
     const fetched = await untilTurnEnds(
@@ -276,8 +305,40 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
       this.#changes,
     );
     spans.closeAttachments(trace.entries);
+    this.#kept?.offer(turn, actor, {
+      resolved,
+      accesses,
+      items: fetched,
+      contents: turnContext.fetch.hits ?? [],
+      listingGeneration,
+      listedServers: [...turnContext.listable].filter(([, allowed]) => allowed).map(([server]) => server),
+      maxTokens: budget.maxTokens,
+      usedTokens: context.usedTokens,
+      blocks: context.blocks,
+      entries: trace.entries,
+    });
     this.emit('injected', trace, context.blocks);
     return { blocks: context.blocks, trace };
+  }
+
+  /** A kept turn's answer: its blocks and entries, in a trace of this turn. */
+  #answerKept(turn: Turn, kept: KeptTurn, startedAt: string, started: number): ProvideResult {
+    keepSubscribed(this.#freshness?.subscriptions, turn, kept.resolved, kept.accesses);
+    if (turn.signal?.aborted) {
+      throw new ContextError('ABORTED', 'the turn was aborted by the host', { value: turn.turnId });
+    }
+    const trace: InjectionTrace = {
+      turnId: turn.turnId ?? randomTurnId(),
+      pipelineId: turn.pipelineId,
+      ...(turn.conversationId !== undefined && { conversationId: turn.conversationId }),
+      startedAt,
+      durationMs: performance.now() - started,
+      budget: { maxTokens: kept.maxTokens, usedTokens: kept.usedTokens },
+      entries: kept.entries,
+    };
+    const blocks = kept.blocks.slice();
+    this.emit('injected', trace, blocks);
+    return { blocks, trace };
   }
 
   /** Frees the default tokenizer. A tokenizer passed in options stays the caller's to dispose. */

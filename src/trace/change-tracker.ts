@@ -3,8 +3,14 @@ import { boundedByCount } from '../options/bounded-by-count.js';
 
 export type ContentChange = 'new' | 'changed' | 'unchanged';
 
-// Per conversation: server → uri → the sha256 last injected (nested, so no key is built per call).
-type Versions = Map<string, Map<string, string>>;
+/**
+ * One conversation's versions: server → uri → the sha256 last injected (nested, so no key is
+ * built per call), and how many times one was recorded.
+ */
+export interface History {
+  readonly servers: Map<string, Map<string, string>>;
+  changes: number;
+}
 
 /**
  * Remembers, per conversation, the sha256 each resource had when last injected, so a host can
@@ -12,9 +18,9 @@ type Versions = Map<string, Map<string, string>>;
  * conversations are forgotten first (their next turn reports every resource as `new`).
  */
 export class ChangeTracker {
-  readonly #conversations: LRUCache<string, Versions>;
+  readonly #conversations: LRUCache<string, History>;
   // A turn observes all its resources for one conversation in a row: it is looked up once.
-  #last: { readonly conversation: string; readonly versions: Versions } | undefined;
+  #last: { readonly conversation: string; readonly history: History } | undefined;
 
   constructor(maxConversations = 10_000) {
     this.#conversations = new LRUCache(boundedByCount(maxConversations));
@@ -22,27 +28,32 @@ export class ChangeTracker {
 
   /** Compares with the last turn of this conversation and records the new version. */
   observe(conversation: string, server: string, uri: string, sha256: string): ContentChange {
-    const versions = this.#versionsOf(conversation);
-    let ofServer = versions.get(server);
+    const history = this.historyOf(conversation);
+    let ofServer = history.servers.get(server);
     if (!ofServer) {
       ofServer = new Map();
-      versions.set(server, ofServer);
+      history.servers.set(server, ofServer);
     }
     const previous = ofServer.get(uri);
     if (previous === sha256) return 'unchanged';
     ofServer.set(uri, sha256);
+    history.changes++;
     return previous === undefined ? 'new' : 'changed';
   }
 
-  #versionsOf(conversation: string): Versions {
-    // Only observe touches the LRU: between two calls for the same conversation nothing was evicted.
-    if (this.#last?.conversation === conversation) return this.#last.versions;
-    let versions = this.#conversations.get(conversation);
-    if (!versions) {
-      versions = new Map();
-      this.#conversations.set(conversation, versions);
+  /**
+   * The conversation's history, as active now (a turn's use of it, like `observe`'s). While it
+   * is the same object with the same `changes`, every version observed in it still stands.
+   */
+  historyOf(conversation: string): History {
+    // Only this touches the LRU: between two calls for the same conversation nothing was evicted.
+    if (this.#last?.conversation === conversation) return this.#last.history;
+    let history = this.#conversations.get(conversation);
+    if (!history) {
+      history = { servers: new Map(), changes: 0 };
+      this.#conversations.set(conversation, history);
     }
-    this.#last = { conversation, versions };
-    return versions;
+    this.#last = { conversation, history };
+    return history;
   }
 }

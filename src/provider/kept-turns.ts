@@ -1,0 +1,205 @@
+import { isDeepStrictEqual } from 'node:util';
+import { LRUCache } from 'lru-cache';
+import type { ResolvedAttachment } from '../attachments/resolve-turn-attachments.js';
+import type { CachedContent, ContentCache } from '../cache/content-cache.js';
+import type { ListingIndex } from '../cache/listing-index.js';
+import { boundedByCount } from '../options/bounded-by-count.js';
+import type { Principal } from '../policy/access-request.js';
+import type { ChangeTracker, History } from '../trace/change-tracker.js';
+import type { ContextBlock, ModelCapabilities, TraceEntry, Turn } from '../types.js';
+import type { Access } from './authorize-read.js';
+import type { TurnItem } from './turn-item.js';
+
+/** What a turn answered, with everything its answer depended on. */
+export interface KeptTurn {
+  /** The turn's attachments as resolved (a stored pin resolves to the same frozen object every turn). */
+  readonly resolved: readonly ResolvedAttachment[];
+  readonly accesses: readonly Access[];
+  readonly model: ModelCapabilities | undefined;
+  readonly query: string | undefined;
+  /** The cached content of every attachment, as its peek answered it. */
+  readonly contents: readonly CachedContent[];
+  /** The listings' generation when the turn consulted them, and the servers it consulted. */
+  readonly listingGeneration: number;
+  readonly listedServers: readonly string[];
+  /** The conversation's change history after the turn, and its count of recorded changes. */
+  readonly history: History;
+  readonly historyChanges: number;
+  readonly maxTokens: number;
+  readonly usedTokens: number;
+  readonly blocks: readonly ContextBlock[];
+  readonly entries: readonly TraceEntry[];
+}
+
+/** What the provider's full turn learned, offered to be kept. */
+export interface TurnOutcome extends Omit<KeptTurn, 'history' | 'historyChanges' | 'model' | 'query'> {
+  readonly items: readonly TurnItem[];
+}
+
+interface Held extends KeptTurn {
+  /** When a full turn last answered it (Date.now()). */
+  readonly keptAt: number;
+  /** Two full turns in a row answered it alike: it is answered again from here on. */
+  readonly confirmed: boolean;
+}
+
+/**
+ * How long a kept turn is answered before a full turn runs again: a full turn is what uses the
+ * content and derived caches' entries (their least-recently-used order), which a kept answer skips.
+ */
+export const keptTurnRecencyMs = 1_000;
+
+/**
+ * Turns answered again without being run: when the same actor's turn resolves to the same
+ * attachments (the same frozen pins), with the same model and message text, and nothing it
+ * depended on changed since two full turns in a row answered it alike — every cached content
+ * still held and fresh, no listing refreshed or invalidated, the conversation's change history
+ * untouched by other turns — its blocks and trace entries are answered again: no
+ * authorization, fetch, conversion, budget or rendering, O(1) per attachment in pointer checks.
+ *
+ * The checks are of identity and counters, never of contents: a change anywhere it depends on
+ * makes the next turn a full one. Policies are immutable and the registry's servers fixed, so
+ * the actor (part of the key) decides its authorization. Not kept: turns with a failure, a
+ * skill, a read that waited, a stale serve, a budget override or a cache bypass.
+ */
+export class KeptTurns {
+  readonly #turns: LRUCache<string, Held>;
+  readonly #cache: ContentCache;
+  readonly #listings: ListingIndex;
+  readonly #changes: ChangeTracker;
+
+  constructor(
+    parts: { cache: ContentCache; listings: ListingIndex; changes: ChangeTracker },
+    /** Most turns held; each holds its arrays and its trace entries (the blocks are the renderings' own). */
+    maxTurns: number,
+  ) {
+    this.#turns = new LRUCache(boundedByCount(maxTurns));
+    this.#cache = parts.cache;
+    this.#listings = parts.listings;
+    this.#changes = parts.changes;
+  }
+
+  /** Turns held (confirmed or not). */
+  get size(): number {
+    return this.#turns.size;
+  }
+
+  /** The kept answer to this turn, if it still stands; counts its cache hits. */
+  answer(turn: Turn, actor: Principal, resolved: readonly ResolvedAttachment[]): KeptTurn | undefined {
+    if (!mayKeep(turn)) return undefined;
+    const held = this.#turns.get(keyOf(turn, actor));
+    if (!held?.confirmed || Date.now() - held.keptAt >= keptTurnRecencyMs) return undefined;
+    if (held.query !== turn.message?.text || !isDeepStrictEqual(held.model, turn.model)) return undefined;
+    if (!sameItems(held.resolved, resolved)) return undefined;
+    // As the full turn's lookups would: a listing past its TTL is refreshed in the background.
+    for (const server of held.listedServers) this.#listings.keepFresh(server, actor);
+    if (held.listingGeneration !== this.#listings.generation) return undefined;
+    const history = this.#changes.historyOf(historyOf(turn));
+    if (history !== held.history || history.changes !== held.historyChanges) return undefined;
+    if (!this.#cache.stillFresh(held.contents)) return undefined;
+    this.#cache.countHits(held.contents.length);
+    return held;
+  }
+
+  /**
+   * Offers a full turn's outcome: kept when every attachment was a cache hit answered at once (or
+   * skipped by its listing) and nothing changed while the turn ran; answered again once a second
+   * full turn answers it alike.
+   */
+  offer(turn: Turn, actor: Principal, outcome: TurnOutcome): void {
+    if (!mayKeep(turn) || turn.signal?.aborted) return;
+    const key = keyOf(turn, actor);
+    if (!answeredAtOnce(outcome) || outcome.listingGeneration !== this.#listings.generation) {
+      this.#turns.delete(key);
+      return;
+    }
+    if (!this.#cache.stillFresh(outcome.contents)) {
+      this.#turns.delete(key);
+      return;
+    }
+    const history = this.#changes.historyOf(historyOf(turn));
+    const previous = this.#turns.get(key);
+    const confirmed =
+      previous !== undefined &&
+      previous.history === history &&
+      previous.historyChanges === history.changes &&
+      isDeepStrictEqual(previous.model, turn.model) &&
+      previous.query === turn.message?.text &&
+      previous.listingGeneration === outcome.listingGeneration &&
+      previous.maxTokens === outcome.maxTokens &&
+      previous.usedTokens === outcome.usedTokens &&
+      sameItems(previous.resolved, outcome.resolved) &&
+      sameItems(previous.contents, outcome.contents) &&
+      isDeepStrictEqual(previous.blocks, outcome.blocks) &&
+      isDeepStrictEqual(previous.entries, outcome.entries);
+    this.#turns.set(key, {
+      resolved: outcome.resolved,
+      accesses: outcome.accesses,
+      model: turn.model,
+      query: turn.message?.text,
+      contents: outcome.contents,
+      listingGeneration: outcome.listingGeneration,
+      listedServers: outcome.listedServers,
+      history,
+      historyChanges: history.changes,
+      maxTokens: outcome.maxTokens,
+      usedTokens: outcome.usedTokens,
+      blocks: outcome.blocks.slice(),
+      // Answered to every later turn: a copy of its own, frozen, that no host can change.
+      entries: confirmed ? deepFreeze(structuredClone(outcome.entries)) : outcome.entries,
+      keptAt: Date.now(),
+      confirmed,
+    });
+  }
+}
+
+// --- Internal helpers ---
+
+/** Turns that may be kept: no budget override, no cache bypass. */
+function mayKeep(turn: Turn): boolean {
+  return turn.budget === undefined && turn.bypassCache !== true;
+}
+
+/**
+ * Every attachment a frozen stored pin, ready from a cache hit answered at once (nothing read,
+ * waited for or converted), or skipped by its listing; one cached content per ready attachment.
+ */
+function answeredAtOnce(outcome: TurnOutcome): boolean {
+  let ready = 0;
+  for (const { attachment, fate } of outcome.items) {
+    if (attachment.skill || !Object.isFrozen(attachment)) return false;
+    if (fate.kind === 'skipped') continue;
+    if (fate.kind !== 'ready' || fate.cache !== 'hit' || fate.durationMs !== 0) return false;
+    if (fate.staleError !== undefined || fate.sharedCache !== undefined) return false;
+    ready++;
+  }
+  for (const resolved of outcome.resolved) if (!Object.isFrozen(resolved)) return false;
+  return ready === outcome.contents.length;
+}
+
+/** Whose turn it is: every part length-prefixed, so no two actors share a key. */
+function keyOf(turn: Turn, actor: Principal): string {
+  const parts = [actor.pipelineId, actor.agentId, turn.conversationId, turn.principal];
+  let key = '';
+  for (const part of parts) key += part === undefined ? '-;' : `${part.length}:${part};`;
+  return key;
+}
+
+/** The change history a turn's trace compares with (see traceTurn). */
+function historyOf(turn: Turn): string {
+  return turn.conversationId ?? `pipeline:${turn.pipelineId}`;
+}
+
+function sameItems<Item>(kept: readonly Item[], now: readonly Item[]): boolean {
+  if (kept.length !== now.length) return false;
+  for (let index = 0; index < kept.length; index++) if (kept[index] !== now[index]) return false;
+  return true;
+}
+
+function deepFreeze<Value>(value: Value): Value {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}

@@ -1,0 +1,274 @@
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { ResourceContextProvider } from '../../src/provider/resource-context-provider.js';
+import type { InjectionTrace, Turn } from '../../src/types.js';
+import { sharedTokenizer, startProviderHarness } from '../support/provider-harness.js';
+
+const uris = ['gitnexus://repos', 'gitnexus://setup', 'gitnexus://repo/acme-shop/schema'];
+
+/** A provider with three pipeline pins, its policy's authorize calls counted (one per attachment on a full turn). */
+async function keptHarness(options: Parameters<typeof startProviderHarness>[1] = {}) {
+  const harness = await startProviderHarness('memory', {
+    ...options,
+    provider: { budget: { maxTokens: 4000 }, ...options.provider },
+  });
+  for (const uri of uris) {
+    await harness.attachments.pin({ scope: { pipelineId: 'support' }, server: 'gitnexus', uri });
+  }
+  const authorize = vi.spyOn(harness.policy, 'authorize');
+  /** Whether the turn ran its steps (authorized anything) rather than being answered as kept. */
+  const ran = async (turn: Turn) => {
+    authorize.mockClear();
+    const result = await harness.provider.provide(turn);
+    return { result, ran: authorize.mock.calls.length > 0 };
+  };
+  return { ...harness, ran };
+}
+
+const entry = (trace: InjectionTrace, uri: string) => trace.entries.find((item) => item.uri === uri);
+const withoutTurn = ({ turnId: _id, startedAt: _at, durationMs: _ms, ...rest }: InjectionTrace) => rest;
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('a kept turn', () => {
+  it('is answered again, unrun, once two full warm turns answered alike: the same blocks and entries, frozen', async () => {
+    const { provider, ran } = await keptHarness();
+    const turn = { pipelineId: 'support', conversationId: 'c-kept' };
+    const cold = await ran(turn);
+    const second = await ran(turn);
+    const third = await ran(turn);
+    const hitsBefore = provider.metrics?.hits ?? 0;
+    const fourth = await ran(turn);
+
+    // The cold turn read (not kept); the first two warm turns ran, and answered alike.
+    expect([cold.ran, second.ran, third.ran, fourth.ran]).toEqual([true, true, true, false]);
+    expect(fourth.result.blocks).toEqual(third.result.blocks);
+    expect(withoutTurn(fourth.result.trace)).toEqual(withoutTurn(third.result.trace));
+    expect(fourth.result.trace.entries.map((item) => [item.cache, item.change])).toEqual(
+      uris.map(() => ['hit', 'unchanged']),
+    );
+    expect(third.result.trace.turnId).not.toBe(fourth.result.trace.turnId);
+    // Each attachment answered is a cache hit, as a full turn's peek counts it.
+    expect((provider.metrics?.hits ?? 0) - hitsBefore).toBe(uris.length);
+    expect(provider.metrics?.keptTurns).toBe(1);
+    expect(Object.isFrozen(fourth.result.trace.entries[0])).toBe(true);
+    // The blocks array is the caller's own.
+    expect(fourth.result.blocks).not.toBe((await ran(turn)).result.blocks);
+  });
+
+  it('is not answered after a resource it injected was updated: the next turn re-reads it', async () => {
+    const { provider, fixture, ran } = await keptHarness({ fixture: { subscribe: true } });
+    const turn = { pipelineId: 'support', conversationId: 'c-updated' };
+    for (let index = 0; index < 3; index++) await ran(turn);
+    await provider.subscriptionsSettled();
+    expect((await ran(turn)).ran).toBe(false);
+    const invalidated = new Promise((resolve) => provider.once('cache-invalidated', resolve));
+    await fixture.reindex();
+    await invalidated;
+
+    const after = await ran(turn);
+    expect(after.ran).toBe(true);
+    expect(entry(after.result.trace, 'gitnexus://repos')).toMatchObject({ cache: 'miss', change: 'changed' });
+    expect(fixture.readCount('gitnexus://repos')).toBe(2);
+  });
+
+  it('is not answered once a content it holds is past the cache TTL', async () => {
+    const { fixture, ran } = await keptHarness({ provider: { cache: { ttlMs: 150 } } });
+    const turn = { pipelineId: 'support' };
+    for (let index = 0; index < 3; index++) await ran(turn);
+    expect((await ran(turn)).ran).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+
+    const after = await ran(turn);
+    expect(after.ran).toBe(true);
+    expect(after.result.trace.entries.map((item) => item.cache)).toEqual(uris.map(() => 'miss'));
+    expect(fixture.readCount('gitnexus://repos')).toBe(2);
+  });
+
+  it('is not answered after a listing change (list_changed) of a server it consulted', async () => {
+    const { provider, fixture, ran } = await keptHarness({ fixture: { listChanged: true } });
+    const turn = { pipelineId: 'support' };
+    for (let index = 0; index < 3; index++) await ran(turn);
+    await provider.listingsSettled();
+    for (let index = 0; index < 2; index++) await ran(turn);
+    expect((await ran(turn)).ran).toBe(false);
+    const invalidated = new Promise((resolve) => provider.once('cache-invalidated', resolve));
+    await fixture.reindex();
+    await invalidated;
+
+    expect((await ran(turn)).ran).toBe(true);
+  });
+
+  it('is not answered after a pin was added or removed', async () => {
+    const { attachments, ran } = await keptHarness();
+    const turn = { pipelineId: 'support' };
+    for (let index = 0; index < 3; index++) await ran(turn);
+    const added = await attachments.pin({
+      scope: { pipelineId: 'support' },
+      server: 'gitnexus',
+      uri: 'gitnexus://repo/acme-shop/context',
+    });
+
+    const withAdded = await ran(turn);
+    expect(withAdded.ran).toBe(true);
+    expect(withAdded.result.trace.entries.map((item) => item.uri)).toContain(
+      'gitnexus://repo/acme-shop/context',
+    );
+    await attachments.unpin(added.id);
+    const withRemoved = await ran(turn);
+    expect(withRemoved.ran).toBe(true);
+    expect(withRemoved.result.trace.entries.map((item) => item.uri)).toEqual(uris);
+  });
+
+  it("is kept per actor and conversation: another conversation's first turn is its own, all new", async () => {
+    const { provider, ran } = await keptHarness();
+    for (let index = 0; index < 3; index++) await ran({ pipelineId: 'support', conversationId: 'c-one' });
+    expect((await ran({ pipelineId: 'support', conversationId: 'c-one' })).ran).toBe(false);
+
+    const other = await ran({ pipelineId: 'support', conversationId: 'c-two' });
+    expect(other.ran).toBe(true);
+    expect(other.result.trace.entries.map((item) => item.change)).toEqual(uris.map(() => 'new'));
+    expect(other.result.trace.conversationId).toBe('c-two');
+    expect((await ran({ pipelineId: 'support', conversationId: 'c-two', principal: 'alice' })).ran).toBe(
+      true,
+    );
+    expect(provider.metrics?.keptTurns).toBe(3);
+  });
+
+  it('is not answered to a turn with other message text or another model', async () => {
+    const { ran } = await keptHarness();
+    const turn = { pipelineId: 'support', message: { text: 'where is the schema?' } };
+    for (let index = 0; index < 3; index++) await ran(turn);
+    expect((await ran(turn)).ran).toBe(false);
+
+    expect((await ran({ ...turn, message: { text: 'and the setup?' } })).ran).toBe(true);
+    for (let index = 0; index < 2; index++) await ran(turn);
+    expect((await ran({ ...turn, model: { images: true } })).ran).toBe(true);
+  });
+
+  it('gives way to a full turn a second after the last one, which uses the caches as every turn does', async () => {
+    const { ran } = await keptHarness();
+    const turn = { pipelineId: 'support' };
+    for (let index = 0; index < 3; index++) await ran(turn);
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+    expect((await ran(turn)).ran).toBe(false);
+    vi.setSystemTime(Date.now() + 999);
+    expect((await ran(turn)).ran).toBe(false);
+    vi.setSystemTime(Date.now() + 2);
+    const full = await ran(turn);
+    expect(full.ran).toBe(true);
+    expect(full.result.trace.entries.map((item) => item.cache)).toEqual(uris.map(() => 'hit'));
+    // Still kept: the full turn answered alike.
+    expect((await ran(turn)).ran).toBe(false);
+  });
+
+  it('still ends ABORTED when the host aborted the turn', async () => {
+    const { ran, provider } = await keptHarness();
+    const turn = { pipelineId: 'support' };
+    for (let index = 0; index < 3; index++) await ran(turn);
+    await expect(provider.provide({ ...turn, signal: AbortSignal.abort() })).rejects.toMatchObject({
+      code: 'ABORTED',
+    });
+  });
+
+  it('is not made with telemetry or server instructions, nor for a turn with a budget of its own', async () => {
+    const { ran } = await keptHarness({ provider: { serverInstructions: { maxTokens: 256 } } });
+    const turn = { pipelineId: 'support' };
+    for (let index = 0; index < 3; index++) await ran(turn);
+    expect((await ran(turn)).ran).toBe(true);
+
+    const plain = await keptHarness();
+    const withBudget = { pipelineId: 'support', budget: { maxTokens: 3000 } };
+    for (let index = 0; index < 3; index++) await plain.ran(withBudget);
+    expect((await plain.ran(withBudget)).ran).toBe(true);
+    expect(plain.provider.metrics?.keptTurns).toBe(0);
+  });
+
+  it('is bounded by keptTurns.maxTurns, the least recent forgotten; keptTurns: false runs every turn', async () => {
+    const bounded = await keptHarness({ provider: { keptTurns: { maxTurns: 2 } } });
+    for (const conversationId of ['c-1', 'c-2', 'c-3']) {
+      for (let index = 0; index < 3; index++) await bounded.ran({ pipelineId: 'support', conversationId });
+    }
+    expect(bounded.provider.metrics?.keptTurns).toBe(2);
+    expect((await bounded.ran({ pipelineId: 'support', conversationId: 'c-3' })).ran).toBe(false);
+    expect((await bounded.ran({ pipelineId: 'support', conversationId: 'c-1' })).ran).toBe(true);
+
+    const off = await keptHarness({ provider: { keptTurns: false } });
+    for (let index = 0; index < 3; index++) await off.ran({ pipelineId: 'support' });
+    expect((await off.ran({ pipelineId: 'support' })).ran).toBe(true);
+    expect(off.provider.metrics?.keptTurns).toBe(0);
+  });
+
+  it("is never made with a policy of the host's own, whose decisions may change", async () => {
+    const { policy } = await keptHarness();
+    const decisions = vi.fn((request: Parameters<typeof policy.authorize>[0]) => policy.authorize(request));
+    // The library's policy behind a host's own object (as a host's dynamic policy would be passed).
+    const own = {
+      authorize: decisions,
+      bind: policy.bind.bind(policy),
+      requireKnown: policy.requireKnown.bind(policy),
+      refuseUnknownServers: policy.refuseUnknownServers.bind(policy),
+      allowsUri: policy.allowsUri.bind(policy),
+    } as unknown as typeof policy;
+    const { servers, attachments } = await startProviderHarness('memory');
+    const provider = new ResourceContextProvider({
+      servers,
+      attachments,
+      policy: own,
+      tokenizer: sharedTokenizer,
+      budget: { maxTokens: 4000 },
+    });
+    onTestFinished(() => provider.dispose());
+    await attachments.pin({ scope: { pipelineId: 'support' }, server: 'gitnexus', uri: 'gitnexus://repos' });
+    for (let index = 0; index < 4; index++) await provider.provide({ pipelineId: 'support' });
+    decisions.mockClear();
+    await provider.provide({ pipelineId: 'support' });
+    expect(decisions).toHaveBeenCalled();
+    expect(provider.metrics?.keptTurns).toBe(0);
+  });
+
+  it('is not answered after a listing it was answered without arrives', async () => {
+    const { servers, provider, ran } = await keptHarness();
+    const listResources = servers.listResources.bind(servers);
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    vi.spyOn(servers, 'listResources').mockImplementation(async (...args) => {
+      await held;
+      return listResources(...args);
+    });
+    const turn = { pipelineId: 'support' };
+    for (let index = 0; index < 3; index++) await ran(turn);
+    expect((await ran(turn)).ran).toBe(false);
+    release();
+    await provider.listingsSettled();
+
+    expect((await ran(turn)).ran).toBe(true);
+  });
+
+  it('is not answered to a turn that bypasses the cache', async () => {
+    const { fixture, ran } = await keptHarness();
+    const turn = { pipelineId: 'support' };
+    for (let index = 0; index < 3; index++) await ran(turn);
+    const bypassing = await ran({ ...turn, bypassCache: true });
+    expect(bypassing.ran).toBe(true);
+    expect(bypassing.result.trace.entries.map((item) => item.cache)).toEqual(uris.map(() => 'bypass'));
+    expect(fixture.readCount('gitnexus://repos')).toBe(2);
+  });
+
+  it("is not answered once another turn changed the conversation's history", async () => {
+    const { fixture, ran } = await keptHarness();
+    const turn = { pipelineId: 'support', conversationId: 'c-history' };
+    for (let index = 0; index < 3; index++) await ran(turn);
+    expect((await ran(turn)).ran).toBe(false);
+    // Changed on the server, unannounced: a bypassing turn injects the new version.
+    await fixture.reindex();
+    const bypassing = await ran({ ...turn, bypassCache: true });
+    expect(entry(bypassing.result.trace, 'gitnexus://repos')?.change).toBe('changed');
+
+    const after = await ran(turn);
+    expect(after.ran).toBe(true);
+  });
+});
