@@ -56,17 +56,26 @@ export class PinSubscriptions {
     };
   }
 
-  /** Sets what one scope's pins are now; subscribes what is new, unsubscribes what nobody holds. */
-  reconcile(scope: string, targets: readonly PinnedTarget[]): void {
+  /**
+   * Sets what one scope's pins are now; subscribes what is new, unsubscribes what nobody holds.
+   * Answers the list the scope holds now: passed again, it is recognized by identity alone.
+   */
+  reconcile(scope: string, targets: readonly PinnedTarget[]): readonly PinnedTarget[] {
     const held = this.#heldByScope.get(scope);
     // Every turn reconciles its scopes; pins rarely change between turns: then nothing to do.
-    if (sameTargets(held?.targets ?? [], targets)) return;
+    if (held?.targets === targets) return targets;
+    if (sameTargets(held?.targets ?? noTargets, targets)) return held?.targets ?? noTargets;
     const next = new Set(targets.map((target) => joinKey(target.server, target.uri)));
     const previous = held?.keys ?? new Set<string>();
     for (const key of next) if (!previous.has(key)) this.#retain(key);
     for (const key of previous) if (!next.has(key)) this.#release(key);
-    if (next.size > 0) this.#heldByScope.set(scope, { targets: [...targets], keys: next });
-    else this.#heldByScope.delete(scope);
+    if (next.size === 0) {
+      this.#heldByScope.delete(scope);
+      return noTargets;
+    }
+    const kept = Object.freeze([...targets]);
+    this.#heldByScope.set(scope, { targets: kept, keys: next });
+    return kept;
   }
 
   /** (server, uri) pairs currently subscribed. */
@@ -150,6 +159,8 @@ export class PinSubscriptions {
 }
 
 // --- Module helpers ---
+
+const noTargets: readonly PinnedTarget[] = Object.freeze([]);
 
 function sameTargets(first: readonly PinnedTarget[], second: readonly PinnedTarget[]): boolean {
   if (first.length !== second.length) return false;

@@ -5,6 +5,12 @@ import type { Access } from './authorize-read.js';
 
 type Target = { server: string; uri: string };
 
+/** What each of a turn's scopes holds after it reconciled them (see PinSubscriptions.reconcile). */
+export interface HeldTargets {
+  readonly pipeline: readonly Target[];
+  readonly conversation?: readonly Target[];
+}
+
 /**
  * Pins (not one-off message attachments) stay subscribed while some scope holds them: the
  * turn's own resolution and authorization decide which, nothing is resolved again.
@@ -14,8 +20,8 @@ export function keepSubscribed(
   turn: Turn,
   resolved: readonly ResolvedAttachment[],
   accesses: readonly Access[],
-): void {
-  if (!subscriptions) return;
+): HeldTargets | undefined {
+  if (!subscriptions) return undefined;
   const held: Record<'pipeline' | 'conversation', Target[]> = { pipeline: [], conversation: [] };
   for (let index = 0; index < resolved.length; index++) {
     const attachment = resolved[index] as ResolvedAttachment;
@@ -28,6 +34,23 @@ export function keepSubscribed(
       if (scope !== 'message' && scope !== attachment.scope) held[scope].push(target);
     }
   }
-  subscriptions.reconcile(`pipeline:${turn.pipelineId}`, held.pipeline);
-  if (turn.conversationId) subscriptions.reconcile(`conversation:${turn.conversationId}`, held.conversation);
+  return keepHeld(subscriptions, turn, held);
+}
+
+/**
+ * A kept turn's scopes, reconciled again with what its full turn held: the same lists, so each
+ * is recognized by identity unless another turn changed what its scope holds since.
+ */
+export function keepHeld(
+  subscriptions: PinSubscriptions | undefined,
+  turn: Turn,
+  held: HeldTargets | undefined,
+): HeldTargets | undefined {
+  if (!subscriptions || !held) return undefined;
+  const pipeline = subscriptions.reconcile(`pipeline:${turn.pipelineId}`, held.pipeline);
+  if (!turn.conversationId || !held.conversation) return { pipeline };
+  return {
+    pipeline,
+    conversation: subscriptions.reconcile(`conversation:${turn.conversationId}`, held.conversation),
+  };
 }

@@ -7,14 +7,15 @@ import { boundedByCount } from '../options/bounded-by-count.js';
 import type { Principal } from '../policy/access-request.js';
 import type { ChangeTracker, History } from '../trace/change-tracker.js';
 import type { ContextBlock, ModelCapabilities, TraceEntry, Turn } from '../types.js';
-import type { Access } from './authorize-read.js';
+import type { HeldTargets } from './keep-subscribed.js';
 import type { TurnItem } from './turn-item.js';
 
 /** What a turn answered, with everything its answer depended on. */
 export interface KeptTurn {
   /** The turn's attachments as resolved (a stored pin resolves to the same frozen object every turn). */
   readonly resolved: readonly ResolvedAttachment[];
-  readonly accesses: readonly Access[];
+  /** What its scopes held for the pin subscriptions, reconciled again by identity. */
+  readonly subscribed: HeldTargets | undefined;
   readonly model: ModelCapabilities | undefined;
   readonly query: string | undefined;
   /** The cached content of every attachment, as its peek answered it. */
@@ -134,7 +135,7 @@ export class KeptTurns {
       isDeepStrictEqual(previous.entries, outcome.entries);
     this.#turns.set(key, {
       resolved: outcome.resolved,
-      accesses: outcome.accesses,
+      subscribed: outcome.subscribed,
       model: turn.model,
       query: turn.message?.text,
       contents: outcome.contents,

@@ -24,6 +24,7 @@ import { checkSkillEntry } from '../skills/check-skill-entry.js';
 import type { SkillLimits } from '../skills/skill-limits.js';
 import { verifySkillFile } from '../skills/verify-skill-file.js';
 import { ChangeTracker } from '../trace/change-tracker.js';
+import { isoNow } from '../trace/iso-now.js';
 import { randomTurnId } from '../trace/random-turn-id.js';
 import { inSpan, type Telemetry } from '../trace/telemetry.js';
 import { traceTurn } from '../trace/trace-turn.js';
@@ -34,7 +35,7 @@ import { type Access, authorizeRead } from './authorize-read.js';
 import { capSkills } from './cap-skills.js';
 import { describedByListing } from './described-by-listing.js';
 import { failedFate } from './failed-fate.js';
-import { keepSubscribed } from './keep-subscribed.js';
+import { keepHeld, keepSubscribed } from './keep-subscribed.js';
 import { type KeptTurn, KeptTurns } from './kept-turns.js';
 import type { ProviderEvents } from './provider-events.js';
 import { budgetOverrideSchema, providerOptionsSchema, type ResolvedBudget } from './provider-options.js';
@@ -181,7 +182,7 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
   // The turn itself; `spans` wraps its steps in spans when telemetry records.
   async #turn(turn: Turn, spans: TurnSpans, deadline: TurnDeadline): Promise<ProvideResult> {
     const { started } = deadline;
-    const startedAt = new Date().toISOString();
+    const startedAt = isoNow();
     const actor = actorOf(turn);
     this.#policy.requireKnown(actor);
     const budget = this.#turnBudget(turn);
@@ -204,7 +205,7 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
       ),
       this.#skillLimits.maxPerTurn,
     );
-    keepSubscribed(this.#freshness?.subscriptions, turn, resolved, accesses);
+    const subscribed = keepSubscribed(this.#freshness?.subscriptions, turn, resolved, accesses);
 
     // 3 fetch, 4 convert: concurrently per attachment, bounded by the turn deadline: whatever
     // an attachment still awaits when time is up (a connect, a skill entry, a conversion behind
@@ -307,7 +308,7 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
     spans.closeAttachments(trace.entries);
     this.#kept?.offer(turn, actor, {
       resolved,
-      accesses,
+      subscribed,
       items: fetched,
       contents: turnContext.fetch.hits ?? [],
       listingGeneration,
@@ -323,7 +324,7 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
 
   /** A kept turn's answer: its blocks and entries, in a trace of this turn. */
   #answerKept(turn: Turn, kept: KeptTurn, startedAt: string, started: number): ProvideResult {
-    keepSubscribed(this.#freshness?.subscriptions, turn, kept.resolved, kept.accesses);
+    keepHeld(this.#freshness?.subscriptions, turn, kept.subscribed);
     if (turn.signal?.aborted) {
       throw new ContextError('ABORTED', 'the turn was aborted by the host', { value: turn.turnId });
     }

@@ -48,6 +48,25 @@ describe('PinSubscriptions', () => {
     expect(server.subscriptionRequests().slice(3)).toEqual(['unsubscribe doc://a']);
   });
 
+  it('answers the list a scope holds: passed again it is that list, frozen, and nothing is sent', async () => {
+    const { server, subscriptions } = await start();
+    const given = [a, b];
+    const held = subscriptions.reconcile('pipeline:p', given);
+    expect(held).toEqual([a, b]);
+    expect(held).not.toBe(given);
+    expect(Object.isFrozen(held)).toBe(true);
+    // The caller's list may change later: the scope keeps its own copy.
+    given.pop();
+    expect(subscriptions.reconcile('pipeline:p', held)).toBe(held);
+    expect(subscriptions.reconcile('pipeline:p', [{ ...a }, { ...b }])).toBe(held);
+    await subscriptions.settled();
+    expect(server.subscriptionRequests().sort()).toEqual(['subscribe doc://a', 'subscribe doc://b']);
+
+    const emptied = subscriptions.reconcile('pipeline:p', []);
+    expect(emptied).toEqual([]);
+    expect(subscriptions.reconcile('pipeline:p', emptied)).toBe(emptied);
+  });
+
   it('the same targets again send nothing; a changed target (same count) moves the subscription', async () => {
     const { server, subscriptions } = await start();
     subscriptions.reconcile('pipeline:p', [a]);

@@ -271,4 +271,27 @@ describe('a kept turn', () => {
     const after = await ran(turn);
     expect(after.ran).toBe(true);
   });
+
+  it('subscribes its pins again when another turn of its pipeline changed what the pipeline holds', async () => {
+    const { provider, ran } = await keptHarness({
+      fixture: { subscribe: true },
+      policy: {
+        bindings: { support: { servers: ['gitnexus'] } },
+        agents: { narrow: { servers: [{ name: 'gitnexus', resources: ['gitnexus://repos'] }] } },
+      },
+    });
+    const turn = { pipelineId: 'support' };
+    for (let index = 0; index < 3; index++) await ran(turn);
+    const subscribed = async () => {
+      await provider.subscriptionsSettled();
+      return provider.subscriptions.map((item) => item.uri).sort();
+    };
+    expect(await subscribed()).toEqual([...uris].sort());
+    // The narrower agent's turn holds one pin of the pipeline: the others are unsubscribed.
+    await ran({ ...turn, agentId: 'narrow' });
+    expect(await subscribed()).toEqual(['gitnexus://repos']);
+
+    expect((await ran(turn)).ran).toBe(false);
+    expect(await subscribed()).toEqual([...uris].sort());
+  });
 });
