@@ -70,7 +70,7 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
   readonly #freshness: Freshness | undefined;
   readonly #changes = new ChangeTracker();
   readonly #telemetry: Telemetry | undefined;
-  /** Turns answered again while nothing they depend on changed; absent with telemetry, instructions or no cache. */
+  /** Turns answered again while nothing they depend on changed; absent with instructions or no cache. */
   readonly #kept: KeptTurns | undefined;
 
   constructor(options: ResourceContextProviderOptions) {
@@ -96,12 +96,12 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
         (this.emit as (name: string, ...payload: unknown[]) => boolean)(name, ...payload);
       });
     }
-    // A kept turn makes no spans and asks no server for its instructions: neither may be wanted.
-    // Its authorization is the last full turn's: only the library's own (immutable) policy's.
+    // A kept turn asks no server for its instructions, and its authorization is the last full
+    // turn's: only the library's own (immutable) policy's. (Nor is one answered to a turn that
+    // telemetry records: that turn's spans are made by running it.)
     if (
       parsed.keptTurns &&
       this.#freshness &&
-      !this.#telemetry &&
       this.#instructionsMaxTokens === undefined &&
       Object.getPrototypeOf(this.#policy) === AccessPolicy.prototype
     ) {
@@ -189,8 +189,10 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
 
     // 1 resolve: pins and message attachments, each validated and resolved once
     const resolved = await spans.step('resolve', () => collectTurnAttachments(this.#attachments, turn));
-    // The same turn again, nothing it depends on changed: its answer, without steps 2–6.
-    const kept = this.#kept?.answer(turn, actor, resolved);
+    // The same turn again, nothing it depends on changed: its answer, without steps 2–6. A turn
+    // that telemetry records is run (its steps' spans), and neither answered nor offered as kept.
+    const keeping = spans.telemetry ? undefined : this.#kept;
+    const kept = keeping?.answer(turn, actor, resolved);
     if (kept) return this.#answerKept(turn, kept, startedAt, started);
     spans.openAttachments(resolved);
 
@@ -227,7 +229,7 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
         deadlineAt: deadline.at,
         readTimeoutMs: this.#readTimeoutMs,
         ...(spans.telemetry && { telemetry: spans.telemetry }),
-        ...(this.#kept && { hits: [] }),
+        ...(keeping && { hits: [] }),
       },
     };
     // What the listings answer as this turn consults them (before any read can wait).
@@ -306,7 +308,7 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
       this.#changes,
     );
     spans.closeAttachments(trace.entries);
-    this.#kept?.offer(turn, actor, {
+    keeping?.offer(turn, actor, {
       resolved,
       subscribed,
       items: fetched,

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { ResourceContextProvider } from '../../src/provider/resource-context-provider.js';
+import type { Telemetry } from '../../src/trace/telemetry.js';
 import type { InjectionTrace, Turn } from '../../src/types.js';
 import { sharedTokenizer, startProviderHarness } from '../support/provider-harness.js';
 
@@ -172,7 +173,39 @@ describe('a kept turn', () => {
     });
   });
 
-  it('is not made with telemetry or server instructions, nor for a turn with a budget of its own', async () => {
+  it('is answered to turns telemetry does not record, and never to one it records', async () => {
+    let sampled = false;
+    const started: string[] = [];
+    const recorded: string[] = [];
+    const telemetry: Telemetry = {
+      startSpan: (name) => {
+        if (!sampled) return undefined;
+        started.push(name);
+        return { setAttributes: () => {}, recordError: () => {}, end: () => {} };
+      },
+      withSpan: (_span, run) => run(),
+      traceContext: () => undefined,
+      recordRequest: () => {},
+      recordTurn: (trace) => recorded.push(trace.turnId),
+      recordInvalidation: () => {},
+    };
+    const { ran } = await keptHarness({ provider: { telemetry } });
+    const turn = { pipelineId: 'support' };
+    for (let index = 0; index < 3; index++) await ran(turn);
+    const unrecorded = await ran(turn);
+    expect(unrecorded.ran).toBe(false);
+    expect(recorded.at(-1)).toBe(unrecorded.result.trace.turnId);
+
+    sampled = true;
+    const sampledTurn = await ran(turn);
+    expect(sampledTurn.ran).toBe(true);
+    expect(started).toContain('mcp-context fetch');
+    // Its read path left the kept turn as it was.
+    sampled = false;
+    expect((await ran(turn)).ran).toBe(false);
+  });
+
+  it('is not made with server instructions, nor for a turn with a budget of its own', async () => {
     const { ran } = await keptHarness({ provider: { serverInstructions: { maxTokens: 256 } } });
     const turn = { pipelineId: 'support' };
     for (let index = 0; index < 3; index++) await ran(turn);
