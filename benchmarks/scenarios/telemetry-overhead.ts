@@ -4,7 +4,7 @@ import { openTelemetry } from '../../src/opentelemetry.js';
 import { createBenchProvider } from '../support/bench-provider.js';
 import { startBulkServer } from '../support/bulk-server.js';
 import { withEncoderLoaded } from '../support/context-bench.js';
-import { percentile, round } from '../support/measure.js';
+import { interleavedMedians, percentile, round } from '../support/measure.js';
 import type { Figures, ReadmeRow } from '../support/scenario.js';
 
 const attachments = 100;
@@ -15,12 +15,14 @@ const resourceBytes = 64 * 1024;
  * instrumentation path: `none` (no telemetry option, the default), `none again` (a second
  * uninstrumented provider: the A/A spread that says what noise is), `noop` (`openTelemetry()` with
  * no tracer provider registered: the turn span is not recording, so no step spans are made) and
- * `recording` (an SDK tracer with no exporter: every span is built). Turns are interleaved round
- * by round so drift in machine load hits every variant alike; each figure is a median.
+ * `recording` (an SDK tracer with no exporter: every span is built). The first three take turns
+ * round by round, in a fresh random order each round, so drift in machine load hits them alike;
+ * `recording` runs after them. Each figure is a median.
  * Target: `noop` within 5 % of `none`.
  */
 export async function run(options: { quick: boolean }): Promise<Figures> {
-  const rounds = options.quick ? 15 : 60;
+  // Warm turns are kept turns, microseconds each: many rounds cost little.
+  const rounds = options.quick ? 100 : 600;
   const figures: Record<string, number | string | boolean> = {};
   await withEncoderLoaded(async () => {
     const server = startBulkServer(attachments, resourceBytes);
@@ -47,16 +49,26 @@ export async function run(options: { quick: boolean }): Promise<Figures> {
     );
     const turn = { pipelineId: 'bench' };
     for (const { bench } of providers) await bench.provider.provide(turn); // cold: fills the caches
-    for (let round = 0; round < rounds + 2; round++) {
-      for (const variant of providers) {
-        const started = performance.now();
-        await variant.bench.provider.provide(turn);
-        if (round >= 2) variant.times.push(performance.now() - started);
-      }
-    }
-    const median = Object.fromEntries(
-      providers.map((variant) => [variant.name, percentile(variant.times, 50)]),
+    // The three whose ratios are the figures take turns in a fresh random order each round; the
+    // recording provider (milliseconds of spans a turn) is measured after them, on its own: a turn
+    // measured right after it paid for its garbage (with turns kept in microseconds, `none`, which
+    // always followed it, measured 2.6x `noneAgain`).
+    const compared = providers.filter((variant) => variant.name !== 'recording');
+    const [comparedMedians] = await interleavedMedians(
+      compared.map((variant) => () => variant.bench.provider.provide(turn)),
+      1,
+      rounds,
     );
+    const recording = providers.find((variant) => variant.name === 'recording');
+    for (let round = 0; round < rounds + 3 && recording; round++) {
+      const started = performance.now();
+      await recording.bench.provider.provide(turn);
+      if (round >= 3) recording.times.push(performance.now() - started);
+    }
+    const median: Record<string, number | undefined> = Object.fromEntries(
+      compared.map((variant, index) => [variant.name, comparedMedians?.[index]]),
+    );
+    if (recording) median.recording = percentile(recording.times, 50);
     const none = median.none ?? Number.NaN;
     for (const [name, ms] of Object.entries(median)) figures[`${name}Ms`] = round(ms ?? Number.NaN, 3);
     figures.noopRatio = round((median.noop ?? Number.NaN) / none, 3);

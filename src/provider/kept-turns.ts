@@ -146,8 +146,8 @@ export class KeptTurns {
       maxTokens: outcome.maxTokens,
       usedTokens: outcome.usedTokens,
       blocks: outcome.blocks.slice(),
-      // Answered to every later turn: a copy of its own, frozen, that no host can change.
-      entries: confirmed ? deepFreeze(structuredClone(outcome.entries)) : outcome.entries,
+      // Each entry is frozen (toTraceEntry); the arrays are copied, as each turn's are its own.
+      entries: outcome.entries.slice(),
       keptAt: Date.now(),
       confirmed,
     });
@@ -195,12 +195,4 @@ function sameItems<Item>(kept: readonly Item[], now: readonly Item[]): boolean {
   if (kept.length !== now.length) return false;
   for (let index = 0; index < kept.length; index++) if (kept[index] !== now[index]) return false;
   return true;
-}
-
-function deepFreeze<Value>(value: Value): Value {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const inner of Object.values(value)) deepFreeze(inner);
-  }
-  return value;
 }

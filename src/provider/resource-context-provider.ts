@@ -337,7 +337,7 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
       startedAt,
       durationMs: performance.now() - started,
       budget: { maxTokens: kept.maxTokens, usedTokens: kept.usedTokens },
-      entries: kept.entries,
+      entries: kept.entries.slice(),
     };
     const blocks = kept.blocks.slice();
     this.emit('injected', trace, blocks);

@@ -10,6 +10,7 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openTelemetry } from '../../src/opentelemetry.js';
+import type { TraceEntry } from '../../src/types.js';
 import { startProviderHarness } from '../support/provider-harness.js';
 
 /** A reader the test collects from when it wants to, no export timer. */
@@ -206,6 +207,65 @@ describe('openTelemetry', () => {
     expect(sum('mcp_context.reads')).toBe(fixture.readCount());
     expect(sum('mcp_context.invalidations')).toBeGreaterThan(0);
     expect(points.get('mcp.client.operation.duration')?.length).toBeGreaterThan(0);
+  });
+
+  it("recordTurn sums a turn's entries per cache outcome and per omission kind, once per attribute set", async () => {
+    const reader = new CollectingReader();
+    const meterProvider = new MeterProvider({ readers: [reader] });
+    const telemetry = openTelemetry({ tracer, meter: meterProvider.getMeter('test') });
+    const entry = (
+      cache: TraceEntry['cache'],
+      status: TraceEntry['status'],
+      tokens: number,
+      originalTokens: number,
+    ) => ({ cache, status, tokens, originalTokens }) as TraceEntry;
+    telemetry.recordTurn({
+      turnId: 't',
+      pipelineId: 'p',
+      startedAt: new Date(0).toISOString(),
+      durationMs: 250,
+      budget: { maxTokens: 100, usedTokens: 60 },
+      entries: [
+        entry('hit', 'injected', 10, 10),
+        entry('hit', 'truncated', 20, 50),
+        entry('miss', 'omitted-budget', 0, 40),
+        entry('stale', 'injected', 5, 5),
+        entry('bypass', 'truncated', 25, 26),
+        entry('bypass', 'error', 0, 0),
+        entry('bypass', 'injected', 0, 0),
+      ],
+    });
+    const { resourceMetrics } = await reader.collect();
+    const points = resourceMetrics.scopeMetrics
+      .flatMap((scope) => scope.metrics)
+      .flatMap((metric) =>
+        (metric.dataPoints as { attributes: Record<string, unknown>; value: unknown }[]).map((point) => [
+          metric.descriptor.name,
+          point.attributes,
+          point.value,
+        ]),
+      )
+      .filter(([name]) => name !== 'mcp_context.turn.duration');
+    expect(points).toEqual(
+      expect.arrayContaining([
+        ['mcp_context.cache.lookups', { 'mcp_context.pipeline.id': 'p', 'mcp_context.cache': 'hit' }, 2],
+        ['mcp_context.cache.lookups', { 'mcp_context.pipeline.id': 'p', 'mcp_context.cache': 'miss' }, 1],
+        ['mcp_context.cache.lookups', { 'mcp_context.pipeline.id': 'p', 'mcp_context.cache': 'stale' }, 1],
+        ['mcp_context.cache.lookups', { 'mcp_context.pipeline.id': 'p', 'mcp_context.cache': 'bypass' }, 3],
+        ['mcp_context.tokens.injected', { 'mcp_context.pipeline.id': 'p' }, 60],
+        [
+          'mcp_context.tokens.omitted',
+          { 'mcp_context.pipeline.id': 'p', 'mcp_context.status': 'omitted-budget' },
+          40,
+        ],
+        [
+          'mcp_context.tokens.omitted',
+          { 'mcp_context.pipeline.id': 'p', 'mcp_context.status': 'truncated' },
+          31,
+        ],
+      ]),
+    );
+    expect(points).toHaveLength(7);
   });
 
   it('with no tracer provider registered: no spans, no _meta sent, the same context', async () => {

@@ -11,7 +11,7 @@ import {
   trace,
 } from '@opentelemetry/api';
 import type { Telemetry, TelemetryAttributes, TelemetrySpan } from '../../trace/telemetry.js';
-import type { InjectionTrace } from '../../types.js';
+import type { InjectionTrace, TraceEntry } from '../../types.js';
 
 export interface OpenTelemetryOptions {
   /** Default: `trace.getTracer('mcp-resource-context')` from the globally registered provider. */
@@ -100,22 +100,43 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): Telemetry {
       turnDuration.record(turn.durationMs / 1000, pipeline);
       // Summed over the turn and added once per attribute set: a counter's total is the same as
       // with an add per entry, without an attribute object and an add per attachment per turn
-      // (at 100 warm pins, that was a quarter of a warm turn with no tracer registered).
-      const lookups = { hit: 0, miss: 0, stale: 0, bypass: 0 };
+      // (at 100 warm pins, that was a quarter of a warm turn with no tracer registered). Plain
+      // locals, not counts keyed by the entry's value: with kept turns of ~3 µs, counting 100
+      // entries into keyed objects (and adding from Object.entries) took 3–6 µs a turn.
+      let hit = 0;
+      let miss = 0;
+      let stale = 0;
+      let bypass = 0;
       let injected = 0;
-      const omitted = { 'omitted-budget': 0, truncated: 0 };
-      for (const entry of turn.entries) {
-        lookups[entry.cache]++;
+      let omittedForBudget = 0;
+      let truncated = 0;
+      const entries = turn.entries;
+      for (let index = 0; index < entries.length; index++) {
+        const entry = entries[index] as TraceEntry;
+        const cache = entry.cache;
+        if (cache === 'hit') hit++;
+        else if (cache === 'miss') miss++;
+        else if (cache === 'stale') stale++;
+        else bypass++;
         injected += entry.tokens;
-        if (entry.status === 'omitted-budget') omitted[entry.status] += entry.originalTokens;
-        else if (entry.status === 'truncated')
-          omitted[entry.status] += Math.max(0, entry.originalTokens - entry.tokens);
+        const status = entry.status;
+        if (status === 'omitted-budget') omittedForBudget += entry.originalTokens;
+        else if (status === 'truncated') truncated += Math.max(0, entry.originalTokens - entry.tokens);
       }
-      for (const [cache, count] of Object.entries(lookups))
-        if (count > 0) cacheLookups.add(count, { ...pipeline, 'mcp_context.cache': cache });
+      const id = turn.pipelineId;
+      if (hit > 0) cacheLookups.add(hit, { 'mcp_context.pipeline.id': id, 'mcp_context.cache': 'hit' });
+      if (miss > 0) cacheLookups.add(miss, { 'mcp_context.pipeline.id': id, 'mcp_context.cache': 'miss' });
+      if (stale > 0) cacheLookups.add(stale, { 'mcp_context.pipeline.id': id, 'mcp_context.cache': 'stale' });
+      if (bypass > 0)
+        cacheLookups.add(bypass, { 'mcp_context.pipeline.id': id, 'mcp_context.cache': 'bypass' });
       if (injected > 0) tokensInjected.add(injected, pipeline);
-      for (const [status, tokens] of Object.entries(omitted))
-        if (tokens > 0) tokensOmitted.add(tokens, { ...pipeline, 'mcp_context.status': status });
+      if (omittedForBudget > 0)
+        tokensOmitted.add(omittedForBudget, {
+          'mcp_context.pipeline.id': id,
+          'mcp_context.status': 'omitted-budget',
+        });
+      if (truncated > 0)
+        tokensOmitted.add(truncated, { 'mcp_context.pipeline.id': id, 'mcp_context.status': 'truncated' });
     },
     recordInvalidation(server, reason) {
       invalidations.add(1, { 'mcp_context.server': server, 'mcp_context.reason': reason });
