@@ -26,7 +26,7 @@ import { verifySkillFile } from '../skills/verify-skill-file.js';
 import { ChangeTracker } from '../trace/change-tracker.js';
 import { isoNow } from '../trace/iso-now.js';
 import { randomTurnId } from '../trace/random-turn-id.js';
-import { inSpan, type Telemetry } from '../trace/telemetry.js';
+import { inStartedSpan, type Telemetry } from '../trace/telemetry.js';
 import { traceTurn } from '../trace/trace-turn.js';
 import { TurnSpans, turnAttributes } from '../trace/turn-spans.js';
 import type { InjectionTrace, ProvideResult, Turn } from '../types.js';
@@ -153,12 +153,19 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
 
   async provide(turn: Turn): Promise<ProvideResult> {
     const telemetry = this.#telemetry;
-    if (!telemetry) return this.#provide(turn, new TurnSpans(undefined));
-    return inSpan(telemetry, 'mcp-context turn', turnAttributes(turn), async (span) => {
-      // A turn nobody records (no tracer registered, not sampled) makes no step spans either.
-      const result = await this.#provide(turn, new TurnSpans(span && telemetry));
+    if (!telemetry) return this.#provide(turn, TurnSpans.unrecorded);
+    const span = telemetry.startSpan('mcp-context turn', turnAttributes(turn));
+    // A turn nobody records (no tracer registered, not sampled) makes no step spans either, and
+    // runs outside any span: only its metrics are recorded.
+    if (!span) {
+      const result = await this.#provide(turn, TurnSpans.unrecorded);
+      telemetry.recordTurn(result.trace);
+      return result;
+    }
+    return inStartedSpan(telemetry, span, async () => {
+      const result = await this.#provide(turn, new TurnSpans(telemetry));
       const { trace } = result;
-      span?.setAttributes({
+      span.setAttributes({
         'mcp_context.turn.id': trace.turnId,
         'mcp_context.budget.max_tokens': trace.budget.maxTokens,
         'mcp_context.budget.used_tokens': trace.budget.usedTokens,

@@ -57,6 +57,15 @@ export async function inSpan<T>(
 ): Promise<T> {
   const span = telemetry?.startSpan(name, attributes, kind);
   if (!span || !telemetry) return run(undefined);
+  return inStartedSpan(telemetry, span, run);
+}
+
+/** `run` inside a span already started: its error recorded, the span ended however `run` ends. */
+export async function inStartedSpan<T>(
+  telemetry: Telemetry,
+  span: TelemetrySpan,
+  run: (span: TelemetrySpan) => Promise<T>,
+): Promise<T> {
   try {
     return await telemetry.withSpan(span, () => run(span));
   } catch (error) {

@@ -11,6 +11,9 @@ export class TurnSpans {
   readonly #telemetry: Telemetry | undefined;
   #attachments: (TelemetrySpan | undefined)[] = [];
 
+  /** The spans of a turn nobody records: every method a direct call, nothing kept (shared). */
+  static readonly unrecorded = new TurnSpans(undefined);
+
   constructor(telemetry: Telemetry | undefined) {
     this.#telemetry = telemetry;
   }
@@ -59,6 +62,7 @@ export class TurnSpans {
 
   /** Sets each attachment's fate from its trace entry (same order) and ends its span. */
   closeAttachments(entries: readonly TraceEntry[]): void {
+    if (!this.#telemetry) return;
     this.#attachments.forEach((span, index) => {
       const entry = entries[index];
       if (!span || !entry) return;

@@ -268,6 +268,23 @@ describe('openTelemetry', () => {
     expect(points).toHaveLength(7);
   });
 
+  it('uses a global tracer provider registered after it was made; before that, starts no span', () => {
+    const telemetry = openTelemetry();
+    expect(telemetry.startSpan('before')).toBeUndefined();
+    trace.setGlobalTracerProvider(tracerProvider);
+    try {
+      const span = telemetry.startSpan('after', { 'mcp_context.server': 'gitnexus', absent: undefined });
+      expect(span).toBeDefined();
+      span?.end();
+      expect(exporter.getFinishedSpans().map((finished) => [finished.name, finished.attributes])).toEqual([
+        ['after', { 'mcp_context.server': 'gitnexus' }],
+      ]);
+    } finally {
+      trace.disable();
+    }
+    expect(telemetry.startSpan('disabled again')).toBeUndefined();
+  });
+
   it('with no tracer provider registered: no spans, no _meta sent, the same context', async () => {
     const telemetry = openTelemetry(); // the global API with nothing registered
     const plain = await startProviderHarness('memory');
