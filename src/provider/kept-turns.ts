@@ -3,7 +3,6 @@ import { LRUCache } from 'lru-cache';
 import type { ResolvedAttachment } from '../attachments/resolve-turn-attachments.js';
 import type { CachedContent, ContentCache } from '../cache/content-cache.js';
 import type { ListingIndex } from '../cache/listing-index.js';
-import { boundedByCount } from '../options/bounded-by-count.js';
 import type { Principal } from '../policy/access-request.js';
 import type { ChangeTracker, History } from '../trace/change-tracker.js';
 import type { ContextBlock, ModelCapabilities, TraceEntry, Turn } from '../types.js';
@@ -71,10 +70,11 @@ export class KeptTurns {
 
   constructor(
     parts: { cache: ContentCache; listings: ListingIndex; changes: ChangeTracker },
-    /** Most turns held; each holds its arrays and its trace entries (the blocks are the renderings' own). */
-    maxTurns: number,
+    bounds: KeptTurnBounds,
   ) {
-    this.#turns = new LRUCache(boundedByCount(maxTurns));
+    // Bounded by count and by bytes: a kept turn holds its blocks, which the derived cache may
+    // since have let go (a 200k-token context is ~0.8 MB of text).
+    this.#turns = new LRUCache({ max: bounds.maxTurns, maxSize: bounds.maxBytes, sizeCalculation: bytesOf });
     this.#cache = parts.cache;
     this.#listings = parts.listings;
     this.#changes = parts.changes;
@@ -83,6 +83,11 @@ export class KeptTurns {
   /** Turns held (confirmed or not). */
   get size(): number {
     return this.#turns.size;
+  }
+
+  /** What the turns held take, as estimated for the bound (see bytesOf). */
+  get bytesHeld(): number {
+    return this.#turns.calculatedSize;
   }
 
   /** The kept answer to this turn, if it still stands; counts its cache hits. */
@@ -154,7 +159,27 @@ export class KeptTurns {
   }
 }
 
+/** How many turns are kept, and the bytes they may hold together. */
+export interface KeptTurnBounds {
+  readonly maxTurns: number;
+  readonly maxBytes: number;
+}
+
 // --- Internal helpers ---
+
+// What a kept turn holds beyond its blocks: its arrays and records (an estimate, per attachment).
+const bytesPerAttachment = 64;
+const bytesPerTurn = 1024;
+
+/** A kept turn's size for the bound: its blocks' text and media (UTF-16, two bytes a unit), and its arrays. */
+function bytesOf(held: Held): number {
+  let bytes = bytesPerTurn + bytesPerAttachment * held.resolved.length;
+  for (const block of held.blocks) {
+    bytes += 2 * block.text.length;
+    if (block.kind === 'resource') for (const part of block.parts ?? []) bytes += 2 * part.data.length;
+  }
+  return bytes;
+}
 
 /** Turns that may be kept: no budget override, no cache bypass. */
 function mayKeep(turn: Turn): boolean {

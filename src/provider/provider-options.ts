@@ -68,8 +68,18 @@ export const providerOptionsSchema = z.strictObject({
     })
     .optional(),
   keptTurns: z
-    .union([z.literal(false), z.strictObject({ maxTurns: z.number().int().positive().default(1_000) })])
-    .default({ maxTurns: 1_000 }),
+    .union([
+      z.literal(false),
+      z.strictObject({
+        maxTurns: z.number().int().positive().default(1_000),
+        maxBytes: z
+          .number()
+          .int()
+          .positive()
+          .default(32 * 1024 * 1024),
+      }),
+    ])
+    .default({ maxTurns: 1_000, maxBytes: 32 * 1024 * 1024 }),
 });
 
 export { budgetOverrideSchema, type ResolvedBudget } from '../options/budget-options.js';

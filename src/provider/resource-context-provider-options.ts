@@ -42,10 +42,11 @@ export interface ResourceContextProviderOptions {
    * Kept turns: a turn that resolves to the same pins as the same actor's last one, with nothing
    * it depends on changed since two full turns answered it alike, is answered again without
    * running its steps (see KeptTurns). On by default with a cache, for up to `maxTurns` actors and
-   * conversations (1,000); `false` runs every step of every turn. Never with server instructions
+   * conversations (1,000) holding at most `maxBytes` of blocks (32 MiB; the least recent turns go
+   * first); `false` runs every step of every turn. Never with server instructions
    * or a policy that is not the library's AccessPolicy, nor for a turn that telemetry records.
    */
-  readonly keptTurns?: { readonly maxTurns?: number } | false;
+  readonly keptTurns?: { readonly maxTurns?: number; readonly maxBytes?: number } | false;
   /**
    * A span per turn with child spans per step and attachment, and turn metrics:
    * `openTelemetry()` from `mcp-resource-context/opentelemetry`. None by default (no cost).

@@ -106,7 +106,7 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
       Object.getPrototypeOf(this.#policy) === AccessPolicy.prototype
     ) {
       const { cache, listings } = this.#freshness;
-      this.#kept = new KeptTurns({ cache, listings, changes: this.#changes }, parsed.keptTurns.maxTurns);
+      this.#kept = new KeptTurns({ cache, listings, changes: this.#changes }, parsed.keptTurns);
     }
   }
 
@@ -130,7 +130,11 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
    * the bytes the derived cache holds (conversions, token arrays); undefined without a cache.
    */
   get metrics():
-    | (CacheMetrics & { readonly derivedBytesHeld: number; readonly keptTurns: number })
+    | (CacheMetrics & {
+        readonly derivedBytesHeld: number;
+        readonly keptTurns: number;
+        readonly keptTurnBytes: number;
+      })
     | undefined {
     const freshness = this.#freshness;
     return (
@@ -138,6 +142,7 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
         ...freshness.cache.metrics,
         derivedBytesHeld: freshness.derived.bytesHeld,
         keptTurns: this.#kept?.size ?? 0,
+        keptTurnBytes: this.#kept?.bytesHeld ?? 0,
       }
     );
   }

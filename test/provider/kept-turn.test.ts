@@ -327,4 +327,20 @@ describe('a kept turn', () => {
     expect((await ran(turn)).ran).toBe(false);
     expect(await subscribed()).toEqual([...uris].sort());
   });
+
+  it('is bounded by keptTurns.maxBytes: a turn whose blocks exceed it is not kept; the bytes held are reported', async () => {
+    const roomy = await keptHarness();
+    const turn = { pipelineId: 'support' };
+    for (let index = 0; index < 3; index++) await roomy.ran(turn);
+    const kept = await roomy.ran(turn);
+    expect(kept.ran).toBe(false);
+    const text = kept.result.blocks.reduce((total, block) => total + block.text.length, 0);
+    // Two bytes a UTF-16 unit of its blocks, and an estimate of its arrays and records.
+    expect(roomy.provider.metrics?.keptTurnBytes).toBe(2 * text + 64 * uris.length + 1024);
+
+    const small = await keptHarness({ provider: { keptTurns: { maxBytes: 2 * text } } });
+    for (let index = 0; index < 3; index++) await small.ran(turn);
+    expect((await small.ran(turn)).ran).toBe(true);
+    expect(small.provider.metrics).toMatchObject({ keptTurns: 0, keptTurnBytes: 0 });
+  });
 });

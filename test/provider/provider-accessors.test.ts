@@ -151,6 +151,7 @@ describe('what a provider shows its host', () => {
       derivedBytesHeld: expect.any(Number),
       // The warm turn is held, to be answered again once a second warm turn answers alike.
       keptTurns: 1,
+      keptTurnBytes: expect.any(Number),
     });
     // The content of `doc://a`, and its conversion and token arrays.
     expect(provider.metrics?.bytesHeld).toBeGreaterThanOrEqual('document a'.length);
