@@ -22,7 +22,9 @@ export async function collectTurnAttachments(
     turn.conversationId ? store.list({ conversationId: turn.conversationId }) : [],
   ]);
   const resolved = resolveTurnAttachments({ pipeline, conversation, message });
-  const refused = resolved.find((attachment) => attachment.scope === 'message' && attachment.error);
-  if (refused?.error) throw refused.error;
+  // Only a message attachment can be refused: without any, the pins are not looked at again.
+  const refused =
+    message.length > 0 && resolved.find((attachment) => attachment.scope === 'message' && attachment.error);
+  if (refused && refused.error !== undefined) throw refused.error;
   return resolved;
 }

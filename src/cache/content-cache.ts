@@ -145,6 +145,7 @@ export class ContentCache extends EventEmitter<CacheEvents> {
   readonly #keysByServer = new Map<string, Set<string>>();
   readonly #flights = new Map<string, Flight>();
   readonly #unsubscribe: (() => void) | undefined;
+  #retirements = 0;
   #metrics = {
     hits: 0,
     misses: 0,
@@ -164,6 +165,7 @@ export class ContentCache extends EventEmitter<CacheEvents> {
       sizeCalculation: (entry) => entry.bytes + entryOverheadBytes,
       dispose: (entry, key, reason) => {
         entry.retired = true;
+        this.#retirements++;
         if (reason === 'evict') this.#metrics.evictions++;
         if (reason !== 'set') this.#keysByServer.get(entry.server)?.delete(key);
       },
@@ -209,6 +211,14 @@ export class ContentCache extends EventEmitter<CacheEvents> {
       if (entry.retired || !this.#isFresh(entry, now)) return false;
     }
     return true;
+  }
+
+  /**
+   * How many entries were retired (evicted, deleted, replaced) or marked stale so far: while it
+   * stays the same, every entry a peek answered is still held and not invalidated.
+   */
+  get retirements(): number {
+    return this.#retirements;
   }
 
   /** Counts `count` hits answered without peeks (a kept turn's, one per attachment it answers). */
@@ -315,6 +325,7 @@ export class ContentCache extends EventEmitter<CacheEvents> {
       const entry = this.#entries.peek(key);
       if (entry && entry.staleSince === undefined) {
         entry.staleSince = now;
+        this.#retirements++;
         entries++;
       }
     }

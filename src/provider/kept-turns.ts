@@ -39,6 +39,10 @@ export interface TurnOutcome extends Omit<KeptTurn, 'history' | 'historyChanges'
 interface Held extends KeptTurn {
   /** When a full turn last answered it (Date.now()). */
   readonly keptAt: number;
+  /** When the first of its contents goes past the cache TTL (Date.now()). */
+  readonly freshUntil: number;
+  /** The cache's retirements when its contents were last seen all held and fresh. */
+  retirements: number;
   /** Two full turns in a row answered it alike: it is answered again from here on. */
   readonly confirmed: boolean;
 }
@@ -94,7 +98,9 @@ export class KeptTurns {
   answer(turn: Turn, actor: Principal, resolved: readonly ResolvedAttachment[]): KeptTurn | undefined {
     if (!mayKeep(turn)) return undefined;
     const held = this.#turns.get(keyOf(turn, actor));
-    if (!held?.confirmed || Date.now() - held.keptAt >= keptTurnRecencyMs) return undefined;
+    const now = Date.now();
+    if (!held?.confirmed || now - held.keptAt >= keptTurnRecencyMs || now >= held.freshUntil)
+      return undefined;
     if (held.query !== turn.message?.text || !isDeepStrictEqual(held.model, turn.model)) return undefined;
     if (!sameItems(held.resolved, resolved)) return undefined;
     // As the full turn's lookups would: a listing past its TTL is refreshed in the background.
@@ -102,7 +108,13 @@ export class KeptTurns {
     if (held.listingGeneration !== this.#listings.generation) return undefined;
     const history = this.#changes.historyOf(historyOf(turn));
     if (history !== held.history || history.changes !== held.historyChanges) return undefined;
-    if (!this.#cache.stillFresh(held.contents)) return undefined;
+    // Each content is looked at only when some entry of the cache was retired since: a kept
+    // turn touches none of its attachments' objects while nothing changed.
+    const retirements = this.#cache.retirements;
+    if (retirements !== held.retirements) {
+      if (!this.#cache.stillFresh(held.contents)) return undefined;
+      held.retirements = retirements;
+    }
     this.#cache.countHits(held.contents.length);
     return held;
   }
@@ -154,6 +166,8 @@ export class KeptTurns {
       // Each entry is frozen (toTraceEntry); the arrays are copied, as each turn's are its own.
       entries: outcome.entries.slice(),
       keptAt: Date.now(),
+      freshUntil: freshUntilOf(outcome.contents, this.#cache.ttlMs),
+      retirements: this.#cache.retirements,
       confirmed,
     });
   }
@@ -170,6 +184,13 @@ export interface KeptTurnBounds {
 // What a kept turn holds beyond its blocks: its arrays and records (an estimate, per attachment).
 const bytesPerAttachment = 64;
 const bytesPerTurn = 1024;
+
+/** When the first of `contents` goes past the TTL. */
+function freshUntilOf(contents: readonly CachedContent[], ttlMs: number): number {
+  let first = Number.POSITIVE_INFINITY;
+  for (const content of contents) first = Math.min(first, content.fetchedAt);
+  return first + ttlMs;
+}
 
 /** A kept turn's size for the bound: its blocks' text and media (UTF-16, two bytes a unit), and its arrays. */
 function bytesOf(held: Held): number {
