@@ -254,9 +254,7 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
       deadline,
       this.#turnDeadlineMs,
     );
-    if (turn.signal?.aborted) {
-      throw new ContextError('ABORTED', 'the turn was aborted by the host', { value: turn.turnId });
-    }
+    throwIfHostAborted(turn);
 
     // 5 budget: rank what is ready, pay for the server instructions first
     // Ranked as positions into `fetched`, so that each composition lands on its item below.
@@ -339,9 +337,7 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
   /** A kept turn's answer: its blocks and entries, in a trace of this turn. */
   #answerKept(turn: Turn, kept: KeptTurn, startedAt: string, started: number): ProvideResult {
     keepHeld(this.#freshness?.subscriptions, turn, kept.subscribed);
-    if (turn.signal?.aborted) {
-      throw new ContextError('ABORTED', 'the turn was aborted by the host', { value: turn.turnId });
-    }
+    throwIfHostAborted(turn);
     const trace: InjectionTrace = {
       turnId: turn.turnId ?? randomTurnId(),
       pipelineId: turn.pipelineId,
@@ -475,5 +471,12 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
       listable.set(server, allowed);
     }
     return allowed;
+  }
+}
+
+/** ABORTED when the host aborted the turn: checked once its attachments are ready (or kept). */
+function throwIfHostAborted(turn: Turn): void {
+  if (turn.signal?.aborted) {
+    throw new ContextError('ABORTED', 'the turn was aborted by the host', { value: turn.turnId });
   }
 }
