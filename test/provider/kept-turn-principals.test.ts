@@ -1,0 +1,95 @@
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { startOAuthServer, testUserHeader } from '../../fixtures/index.js';
+import { MemoryOAuthStore } from '../../src/credentials/memory-oauth-store.js';
+import type { AuthorizationRequest } from '../../src/credentials/oauth-authorizer.js';
+import { startProviderHarness } from '../support/provider-harness.js';
+
+async function signIn(request: AuthorizationRequest) {
+  const response = await fetch(request.url, {
+    redirect: 'manual',
+    headers: { [testUserHeader]: request.principal ?? 'nobody' },
+  });
+  const back = new URL(response.headers.get('location') ?? '');
+  return { code: back.searchParams.get('code') ?? '', state: back.searchParams.get('state') ?? '' };
+}
+
+/**
+ * A per-user server `mine` pinned for the `support` pipeline (whose authorize calls are counted),
+ * and ada's turns in conversation `c-shared` until her turn is kept. Pipeline `other` is bound to
+ * nothing and pins nothing: its turns inject nothing.
+ */
+async function keptForAda() {
+  const server = await startOAuthServer();
+  onTestFinished(() => server.close());
+  const harness = await startProviderHarness('memory', {
+    extraServers: { mine: { type: 'http', url: server.url, auth: { type: 'oauth', perUser: true } } },
+    registry: {
+      reconnect: false,
+      authorizer: {
+        redirectUrl: 'http://127.0.0.1:1/callback',
+        store: new MemoryOAuthStore(),
+        authorize: signIn,
+      },
+    },
+    policy: { bindings: { support: { servers: ['gitnexus', 'mine'] }, other: { servers: [] } } },
+    provider: { keptTurns: { maxTurns: 20_000 } },
+  });
+  await harness.attachments.pin({ scope: { pipelineId: 'support' }, server: 'mine', uri: 'private://notes' });
+  const authorize = vi.spyOn(harness.policy, 'authorize');
+  /** One turn of `principal` in the shared conversation, and whether it ran its steps. */
+  const ran = async (principal: string) => {
+    authorize.mockClear();
+    const result = await harness.provider.provide({
+      pipelineId: 'support',
+      conversationId: 'c-shared',
+      principal,
+    });
+    return { result, ran: authorize.mock.calls.length > 0, text: JSON.stringify(result.blocks) };
+  };
+  for (let index = 0; index < 3; index++) await ran('ada');
+  await harness.provider.listingsSettled();
+  for (let index = 0; index < 2; index++) await ran('ada');
+  // From here the clock stands still: no kept turn gives way to a full one for its age.
+  vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+  const kept = await ran('ada');
+  expect(kept.ran).toBe(false);
+  expect(kept.result.trace.entries[0]).toMatchObject({ cache: 'hit', change: 'unchanged' });
+  return { ...harness, ran };
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('a kept turn of a principal sharing its conversation', () => {
+  it("is not answered after another principal's turn recorded a different version of the same resource", async () => {
+    const { ran } = await keptForAda();
+
+    // Bob's notes are not ada's: his turn records another sha256 for the URI in the conversation.
+    const bob = await ran('bob');
+    expect(bob.text).toContain('notes of bob');
+    expect(bob.result.trace.entries[0]).toMatchObject({ change: 'changed' });
+
+    // Ada's copy is still cached and fresh, and no listing moved: only the history tells.
+    const after = await ran('ada');
+    expect(after.ran).toBe(true);
+    expect(after.text).toContain('notes of ada');
+    expect(after.result.trace.entries[0]).toMatchObject({ cache: 'hit', change: 'changed' });
+  });
+
+  it('is not answered after its history was forgotten and a new one recorded as many changes', async () => {
+    const { provider, ran } = await keptForAda();
+    // 10,000 other conversations (the change tracker's bound): c-shared's history, one change, goes.
+    for (let index = 0; index < 10_000; index++) {
+      await provider.provide({ pipelineId: 'other', conversationId: `c-other-${index}` });
+    }
+    // Bob's turn starts c-shared's history anew, with one change too: his notes, new to it.
+    const bob = await ran('bob');
+    expect(bob.result.trace.entries[0]).toMatchObject({ change: 'new' });
+
+    const after = await ran('ada');
+    expect(after.ran).toBe(true);
+    expect(after.text).toContain('notes of ada');
+    expect(after.result.trace.entries[0]).toMatchObject({ cache: 'hit', change: 'changed' });
+  });
+});
