@@ -233,3 +233,78 @@ describe('ContentCache', () => {
     );
   });
 });
+
+describe('ContentCache.stillFresh and countHits (a kept turn’s checks)', () => {
+  /** A cache holding x://a and x://b of server s, and the contents their peeks answered. */
+  async function held(options: ConstructorParameters<typeof ContentCache>[0] = {}) {
+    const cache = new ContentCache(options);
+    await cache.read({ server: 's', uri: 'x://a' }, async () => body('a'));
+    await cache.read({ server: 's', uri: 'x://b' }, async () => body('b'));
+    const a = cache.peek({ server: 's', uri: 'x://a' })?.content;
+    const b = cache.peek({ server: 's', uri: 'x://b' })?.content;
+    if (!a || !b) throw new Error('not held');
+    return { cache, a, b };
+  }
+
+  it('answers true for contents still held and fresh (and for none); the check counts no hit', async () => {
+    const { cache, a, b } = await held();
+    const hits = cache.metrics.hits;
+    expect(cache.stillFresh([a, b])).toBe(true);
+    expect(cache.stillFresh([])).toBe(true);
+    expect(cache.metrics.hits).toBe(hits);
+  });
+
+  it('answers false once any one of them was invalidated, whichever its place', async () => {
+    const { cache, a, b } = await held();
+    cache.invalidateResource('s', 'x://b');
+    expect(cache.stillFresh([a, b])).toBe(false);
+    expect(cache.stillFresh([b, a])).toBe(false);
+    expect(cache.stillFresh([a])).toBe(true);
+  });
+
+  it('answers false for a copy replaced by a newer read (a bypass), true for the newer one', async () => {
+    const { cache, a } = await held();
+    const newer = await cache.read({ server: 's', uri: 'x://a', bypass: true }, async () => body('a2'));
+    expect(cache.stillFresh([a])).toBe(false);
+    expect(cache.stillFresh([cache.peek({ server: 's', uri: 'x://a' })?.content ?? a])).toBe(true);
+    expect(newer.cache).toBe('bypass');
+  });
+
+  it('answers false for a copy marked stale (its session closed), evicted, or cleared', async () => {
+    const stale = await held();
+    stale.cache.markServerStale('s');
+    expect(stale.cache.stillFresh([stale.a])).toBe(false);
+
+    // Reads of other URIs until one is evicted: the least recently used, x://a (peeks are no use).
+    const small = await held({ maxBytes: 4 * (512 + 64) });
+    for (let index = 0; small.cache.metrics.evictions === 0; index++) {
+      await small.cache.read({ server: 's', uri: `x://c${index}` }, async () => body('c'));
+    }
+    expect(small.cache.metrics.evictions).toBe(1);
+    expect(small.cache.stillFresh([small.a])).toBe(false);
+    expect(small.cache.stillFresh([small.b])).toBe(true);
+
+    const cleared = await held();
+    cleared.cache.clear();
+    expect(cleared.cache.stillFresh([cleared.b])).toBe(false);
+  });
+
+  it('answers false once a copy is ttlMs old, true 1 ms before', async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: 1_000_000 });
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
+    const { cache, a } = await held({ ttlMs: 100 });
+    vi.setSystemTime(1_000_099);
+    expect(cache.stillFresh([a])).toBe(true);
+    vi.setSystemTime(1_000_100);
+    expect(cache.stillFresh([a])).toBe(false);
+  });
+
+  it('countHits adds that many hits to the metrics, nothing else', async () => {
+    const { cache } = await held();
+    const before = cache.metrics;
+    cache.countHits(3);
+    expect(cache.metrics).toEqual({ ...before, hits: before.hits + 3 });
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { ContentCache } from '../../src/cache/content-cache.js';
+import { type CachedContent, ContentCache } from '../../src/cache/content-cache.js';
 import { DerivedCache } from '../../src/cache/derived-cache.js';
 import { type FetchContext, fetchAttachment } from '../../src/cache/fetch-attachment.js';
 import type { SharedTier } from '../../src/cache/shared-tier.js';
@@ -282,6 +282,24 @@ describe('fetchAttachment on a warm turn', () => {
     // The same preparation as the read's: nothing converted again.
     expect(warm.composable).toBe(first.composable);
     expect(server.readCount(uri)).toBe(1);
+  });
+
+  it("the content of each hit answered at once is collected in the context's hits; a miss or a bypass adds none", async () => {
+    const { context } = start();
+    const cache = new ContentCache();
+    const hits: CachedContent[] = [];
+    const collecting = context({ cache, derived: new DerivedCache(), hits });
+    await fetchAttachment(target, collecting);
+    expect(hits).toEqual([]);
+    fetchAttachment(target, collecting);
+    fetchAttachment(target, collecting);
+    const held = cache.peek({ server: 'controlled', uri })?.content;
+    expect(held).toBeDefined();
+    expect(hits).toHaveLength(2);
+    expect(hits[0]).toBe(held);
+    expect(hits[1]).toBe(held);
+    await fetchAttachment(target, context({ cache, bypassCache: true, hits }));
+    expect(hits).toHaveLength(2);
   });
 
   it('a hit whose conversion was made before is one fate every turn: the same object, durationMs 0', async () => {

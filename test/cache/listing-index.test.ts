@@ -221,3 +221,67 @@ describe('ListingIndex edges', () => {
     await index.settled();
   });
 });
+
+describe('ListingIndex for kept turns: generation and keepFresh', () => {
+  it('generation moves when a listing arrives or a listed server is invalidated, and not otherwise', async () => {
+    const { server, servers, index } = startListing();
+    expect(index.generation).toBe(0);
+    const held = server.holdNextList();
+    index.known('controlled', 'doc://a', actor);
+    await held.started;
+    // Asked for, not arrived: what `known` answers has not changed yet.
+    expect(index.generation).toBe(0);
+    held.release();
+    await index.settled();
+    expect(index.generation).toBe(1);
+    index.known('controlled', 'doc://a', actor);
+    await index.settled();
+    expect(index.generation).toBe(1);
+
+    servers.emit('resources-list-changed', { type: 'resources-list-changed', server: 'controlled' });
+    expect(index.generation).toBe(2);
+    servers.emit('session-closed', { type: 'session-closed', server: 'controlled' });
+    expect(index.generation).toBe(3);
+    // A server never listed has nothing to invalidate.
+    servers.emit('resources-list-changed', { type: 'resources-list-changed', server: 'unasked' });
+    expect(index.generation).toBe(3);
+
+    // A failed refresh keeps the last known listing: its answers stand.
+    server.breakLists();
+    index.known('controlled', 'doc://a', actor);
+    await index.settled();
+    expect(server.listCount()).toBe(2);
+    expect(index.generation).toBe(3);
+  });
+
+  it('keepFresh starts the refresh known would, without a lookup: none while fresh or while one runs', async () => {
+    const { server, servers, index } = startListing();
+    const held = server.holdNextList();
+    // Missing: refreshed.
+    index.keepFresh('controlled', actor);
+    await held.started;
+    index.keepFresh('controlled', actor);
+    held.release();
+    await index.settled();
+    expect(server.listCount()).toBe(1);
+    expect(index.known('controlled', 'doc://a', actor)).toEqual({ uri: 'doc://a', name: 'doc://a' });
+    // Fresh: not refreshed.
+    index.keepFresh('controlled', actor);
+    await index.settled();
+    expect(server.listCount()).toBe(1);
+    // Invalidated: refreshed.
+    servers.emit('resources-list-changed', { type: 'resources-list-changed', server: 'controlled' });
+    index.keepFresh('controlled', actor);
+    await index.settled();
+    expect(server.listCount()).toBe(2);
+  });
+
+  it('keepFresh refreshes a listing past its TTL', async () => {
+    const { server, index } = startListing({ ttlMs: 0 });
+    index.keepFresh('controlled', actor);
+    await index.settled();
+    index.keepFresh('controlled', actor);
+    await index.settled();
+    expect(server.listCount()).toBe(2);
+  });
+});

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { startWorkspaceFixture } from '../../fixtures/index.js';
 import { ResourceContextProvider } from '../../src/provider/resource-context-provider.js';
 import type { Telemetry } from '../../src/trace/telemetry.js';
 import type { InjectionTrace, Turn } from '../../src/types.js';
@@ -56,6 +57,39 @@ describe('a kept turn', () => {
     expect(Object.isFrozen(fourth.result.trace.entries[0])).toBe(true);
     // The blocks array is the caller's own.
     expect(fourth.result.blocks).not.toBe((await ran(turn)).result.blocks);
+  });
+
+  it('answers blocks of its own: emptying the array a host was given changes no later answer', async () => {
+    const { ran } = await keptHarness();
+    const turn = { pipelineId: 'support' };
+    await ran(turn);
+    await ran(turn);
+    const third = await ran(turn);
+    const blocks = third.result.blocks.slice();
+    (third.result.blocks as unknown[]).length = 0;
+    const fourth = await ran(turn);
+    expect(fourth.ran).toBe(false);
+    expect(fourth.result.blocks).toEqual(blocks);
+    (fourth.result.blocks as unknown[]).length = 0;
+    expect((await ran(turn)).result.blocks).toEqual(blocks);
+  });
+
+  it("answers in a trace of the turn's own: its turnId, its start and duration, no conversation when it names none", async () => {
+    const { ran } = await keptHarness();
+    const turn = { pipelineId: 'support' };
+    for (let index = 0; index < 3; index++) await ran(turn);
+    const before = Date.now();
+    const kept = await ran({ ...turn, turnId: 't-kept' });
+    expect(kept.ran).toBe(false);
+    const { trace } = kept.result;
+    expect(trace.turnId).toBe('t-kept');
+    expect(trace).not.toHaveProperty('conversationId');
+    expect(Date.parse(trace.startedAt)).toBeGreaterThanOrEqual(before);
+    expect(Date.parse(trace.startedAt)).toBeLessThanOrEqual(Date.now());
+    expect(trace.durationMs).toBeGreaterThanOrEqual(0);
+    expect(trace.durationMs).toBeLessThan(1_000);
+    expect(trace.budget).toEqual({ maxTokens: 4000, usedTokens: expect.any(Number) });
+    expect(trace.budget.usedTokens).toBeGreaterThan(0);
   });
 
   it('is not answered after a resource it injected was updated: the next turn re-reads it', async () => {
@@ -281,6 +315,55 @@ describe('a kept turn', () => {
     expect((await ran(turn)).ran).toBe(true);
   });
 
+  it('is made with an attachment its listing left out unread, and one its listing annotates', async () => {
+    const workspace = await startWorkspaceFixture({ transport: 'memory' });
+    onTestFinished(() => workspace.close());
+    const { provider, attachments, ran } = await keptHarness({
+      extraServers: { workspace: workspace.serverConfig },
+    });
+    for (const uri of ['workspace://guide', 'workspace://handbook']) {
+      await attachments.pin({ scope: { pipelineId: 'support' }, server: 'workspace', uri });
+    }
+    const turn = { pipelineId: 'support' };
+    await ran(turn);
+    await provider.listingsSettled();
+    const runs: boolean[] = [];
+    for (let index = 0; index < 3; index++) runs.push((await ran(turn)).ran);
+    const kept = await ran(turn);
+    // The first turn with the listing frames the guide anew (its lastModified): two more answer alike.
+    expect([...runs, kept.ran]).toEqual([true, true, true, false]);
+    // The handbook is for the user alone: left out unread, as the full turns left it.
+    expect(entry(kept.result.trace, 'workspace://handbook')).toMatchObject({ status: 'omitted' });
+    expect(entry(kept.result.trace, 'workspace://guide')).toMatchObject({ status: 'injected', cache: 'hit' });
+    expect(workspace.readCount('workspace://handbook')).toBe(1);
+  });
+
+  it('is not made for a turn that loads a skill: its entry is asked for every turn', async () => {
+    const workspace = await startWorkspaceFixture({ transport: 'memory' });
+    onTestFinished(() => workspace.close());
+    const { servers, attachments, ran } = await keptHarness({
+      extraServers: { workspace: workspace.serverConfig },
+    });
+    await attachments.pin({
+      scope: { pipelineId: 'support' },
+      server: 'workspace',
+      uri: 'skill://git-workflow/SKILL.md',
+      skill: true,
+    });
+    const getSkill = vi.spyOn(servers, 'getSkill');
+    const turn = { pipelineId: 'support' };
+    const runs: boolean[] = [];
+    for (let index = 0; index < 4; index++) runs.push((await ran(turn)).ran);
+    const last = await ran(turn);
+    expect([...runs, last.ran]).toEqual([true, true, true, true, true]);
+    expect(getSkill).toHaveBeenCalledTimes(5);
+    expect(entry(last.result.trace, 'skill://git-workflow/SKILL.md')).toMatchObject({
+      status: 'injected',
+      cache: 'hit',
+      skillName: 'git-workflow',
+    });
+  });
+
   it('is not answered to a turn that bypasses the cache', async () => {
     const { fixture, ran } = await keptHarness();
     const turn = { pipelineId: 'support' };
@@ -342,5 +425,52 @@ describe('a kept turn', () => {
     for (let index = 0; index < 3; index++) await small.ran(turn);
     expect((await small.ran(turn)).ran).toBe(true);
     expect(small.provider.metrics).toMatchObject({ keptTurns: 0, keptTurnBytes: 0 });
+  });
+});
+
+describe('a kept turn, by the clock', () => {
+  it('gives way to a full turn exactly a second after the last full one', async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: 1_000_000 });
+    const { ran } = await keptHarness();
+    const turn = { pipelineId: 'support' };
+    for (let index = 0; index < 3; index++) await ran(turn);
+    vi.setSystemTime(1_000_999);
+    expect((await ran(turn)).ran).toBe(false);
+    vi.setSystemTime(1_001_000);
+    expect((await ran(turn)).ran).toBe(true);
+  });
+
+  it("starts the refresh of a listing past its TTL that it consulted, as a full turn's lookup would", async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: 1_000_000 });
+    const { servers, provider, ran } = await keptHarness({ provider: { cache: { ttlMs: 10_000 } } });
+    const lists = vi.spyOn(servers, 'listResources');
+    const turn = { pipelineId: 'support' };
+    for (let index = 0; index < 3; index++) await ran(turn);
+    await provider.listingsSettled();
+    // The contents read again (a bypass) at 9.5 s: fresh for 10 s more, while the listing of 0 s ages.
+    vi.setSystemTime(1_009_500);
+    await ran({ ...turn, bypassCache: true });
+    for (let index = 0; index < 2; index++) await ran(turn);
+    expect((await ran(turn)).ran).toBe(false);
+    const listed = lists.mock.calls.length;
+
+    vi.setSystemTime(1_010_200);
+    expect((await ran(turn)).ran).toBe(false);
+    expect(lists.mock.calls.length).toBe(listed + 1);
+    await provider.listingsSettled();
+    // The refreshed listing may say otherwise: the next turn is a full one.
+    expect((await ran(turn)).ran).toBe(true);
+  });
+
+  it('asks no listing of a server the pipeline may not list, kept or not', async () => {
+    const { servers, ran } = await keptHarness({
+      policy: { bindings: { support: { servers: ['gitnexus'], operations: ['read', 'subscribe'] } } },
+    });
+    const lists = vi.spyOn(servers, 'listResources');
+    const turn = { pipelineId: 'support' };
+    for (let index = 0; index < 3; index++) await ran(turn);
+    // A kept turn starts no listing on the pipeline's behalf either.
+    expect((await ran(turn)).ran).toBe(false);
+    expect(lists).not.toHaveBeenCalled();
   });
 });

@@ -38,4 +38,38 @@ describe('ChangeTracker', () => {
     expect(changes.observe('c-2', 'docs', 'doc://a', 'sha-1')).toBe('new');
     expect(changes.observe('c-3', 'docs', 'doc://a', 'sha-1')).toBe('unchanged');
   });
+
+  it('historyOf: one object per conversation while held, whose changes count each version recorded', () => {
+    const changes = new ChangeTracker();
+    const history = changes.historyOf('c-1');
+    expect(history.changes).toBe(0);
+    changes.observe('c-1', 'docs', 'doc://a', 'sha-1');
+    changes.observe('c-1', 'docs', 'doc://a', 'sha-1');
+    changes.observe('c-2', 'docs', 'doc://a', 'sha-1');
+    expect(history.changes).toBe(1);
+    changes.observe('c-1', 'docs', 'doc://a', 'sha-2');
+    changes.observe('c-1', 'wiki', 'doc://a', 'sha-2');
+    expect(history.changes).toBe(3);
+    expect(changes.historyOf('c-1')).toBe(history);
+    expect(changes.historyOf('c-2')).not.toBe(history);
+    expect(changes.historyOf('c-2').changes).toBe(1);
+    expect(history.servers.get('docs')?.get('doc://a')).toBe('sha-2');
+  });
+
+  it('historyOf: a forgotten conversation gets a new history; asking for one is activity that keeps it', () => {
+    const changes = new ChangeTracker(2);
+    const first = changes.historyOf('c-1');
+    changes.observe('c-1', 'docs', 'doc://a', 'sha-1');
+    changes.observe('c-2', 'docs', 'doc://a', 'sha-1');
+    // c-1 asked for again: c-2 is now the least recently active, forgotten when c-3 comes.
+    expect(changes.historyOf('c-1')).toBe(first);
+    changes.observe('c-3', 'docs', 'doc://a', 'sha-1');
+    expect(changes.historyOf('c-1')).toBe(first);
+    expect(changes.observe('c-2', 'docs', 'doc://a', 'sha-1')).toBe('new');
+    // c-1 and c-2 are held, c-1 the less recently active: c-3 makes it forgotten, and it starts over.
+    changes.observe('c-3', 'docs', 'doc://a', 'sha-1');
+    const again = changes.historyOf('c-1');
+    expect(again).not.toBe(first);
+    expect(again.changes).toBe(0);
+  });
 });
