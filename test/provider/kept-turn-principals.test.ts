@@ -15,10 +15,11 @@ async function signIn(request: AuthorizationRequest) {
 
 /**
  * A per-user server `mine` pinned for the `support` pipeline (whose authorize calls are counted),
- * and ada's turns in conversation `c-shared` until her turn is kept. Pipeline `other` is bound to
+ * and ada's turns in conversation `c-shared` (or none) until her turn is kept. Pipeline `other` is bound to
  * nothing and pins nothing: its turns inject nothing.
  */
-async function keptForAda() {
+async function keptForAda({ inConversation = true } = {}) {
+  const conversationId = inConversation ? 'c-shared' : undefined;
   const server = await startOAuthServer();
   onTestFinished(() => server.close());
   const harness = await startProviderHarness('memory', {
@@ -36,12 +37,12 @@ async function keptForAda() {
   });
   await harness.attachments.pin({ scope: { pipelineId: 'support' }, server: 'mine', uri: 'private://notes' });
   const authorize = vi.spyOn(harness.policy, 'authorize');
-  /** One turn of `principal` in the shared conversation, and whether it ran its steps. */
+  /** One turn of `principal` in the shared conversation (or none), and whether it ran its steps. */
   const ran = async (principal: string) => {
     authorize.mockClear();
     const result = await harness.provider.provide({
       pipelineId: 'support',
-      conversationId: 'c-shared',
+      ...(conversationId !== undefined && { conversationId }),
       principal,
     });
     return { result, ran: authorize.mock.calls.length > 0, text: JSON.stringify(result.blocks) };
@@ -90,6 +91,16 @@ describe('a kept turn of a principal sharing its conversation', () => {
     const after = await ran('ada');
     expect(after.ran).toBe(true);
     expect(after.text).toContain('notes of ada');
+    expect(after.result.trace.entries[0]).toMatchObject({ cache: 'hit', change: 'changed' });
+  });
+
+  it("without a conversation: the pipeline's history is the one shared", async () => {
+    const { ran } = await keptForAda({ inConversation: false });
+    const bob = await ran('bob');
+    expect(bob.result.trace.entries[0]).toMatchObject({ change: 'changed' });
+
+    const after = await ran('ada');
+    expect(after.ran).toBe(true);
     expect(after.result.trace.entries[0]).toMatchObject({ cache: 'hit', change: 'changed' });
   });
 });

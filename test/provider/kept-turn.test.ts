@@ -178,6 +178,8 @@ describe('a kept turn', () => {
     expect((await ran(turn)).ran).toBe(false);
 
     expect((await ran({ ...turn, message: { text: 'and the setup?' } })).ran).toBe(true);
+    // Its first full turn follows one with other text: a second must answer alike before it is kept.
+    expect((await ran({ ...turn, message: { text: 'and the setup?' } })).ran).toBe(true);
     for (let index = 0; index < 2; index++) await ran(turn);
     expect((await ran({ ...turn, model: { images: true } })).ran).toBe(true);
   });
@@ -336,6 +338,75 @@ describe('a kept turn', () => {
     expect(entry(kept.result.trace, 'workspace://handbook')).toMatchObject({ status: 'omitted' });
     expect(entry(kept.result.trace, 'workspace://guide')).toMatchObject({ status: 'injected', cache: 'hit' });
     expect(workspace.readCount('workspace://handbook')).toBe(1);
+  });
+
+  it('is never made of reads (ttlMs 0), though every duration were 0', async () => {
+    // A clock that stands still: the turns' entries, durations included, come out alike.
+    vi.useFakeTimers({ toFake: ['Date', 'performance'], now: 1_000_000 });
+    const { fixture, ran } = await keptHarness({
+      provider: { cache: { ttlMs: 0 } },
+      // No listing (no `list`): nothing else tells the turns apart.
+      policy: { bindings: { support: { servers: ['gitnexus'], operations: ['read', 'subscribe'] } } },
+    });
+    const runs: boolean[] = [];
+    for (let index = 0; index < 5; index++) runs.push((await ran({ pipelineId: 'support' })).ran);
+    expect(runs).toEqual([true, true, true, true, true]);
+    expect(fixture.readCount('gitnexus://repos')).toBe(5);
+  });
+
+  it('is never made of a failure answered from a cached copy (a binding that refuses its media type), though every duration were 0', async () => {
+    vi.useFakeTimers({ toFake: ['Date', 'performance'], now: 1_000_000 });
+    const { attachments, ran } = await keptHarness({
+      policy: {
+        bindings: {
+          support: { servers: ['gitnexus'], operations: ['read', 'subscribe'] },
+          strict: { servers: ['gitnexus'], operations: ['read'], mimeTypes: ['image/png'] },
+        },
+      },
+    });
+    // Support's turn caches the three; strict's pin of one of them is a hit its binding refuses.
+    await ran({ pipelineId: 'support' });
+    await attachments.pin({ scope: { pipelineId: 'strict' }, server: 'gitnexus', uri: 'gitnexus://repos' });
+    const turns = [];
+    for (let index = 0; index < 4; index++) turns.push(await ran({ pipelineId: 'strict' }));
+    expect(turns.map((each) => each.ran)).toEqual([true, true, true, true]);
+    expect(turns[3]?.result.trace.entries[0]).toMatchObject({ status: 'denied', cache: 'hit' });
+  });
+
+  it("an agent's turn is never answered with the kept turn of a principal of the same name", async () => {
+    const { ran } = await keptHarness({
+      policy: {
+        bindings: { support: { servers: ['gitnexus'] } },
+        agents: { triage: { servers: [{ name: 'gitnexus', resources: ['gitnexus://repos'] }] } },
+      },
+    });
+    const asPrincipal = { pipelineId: 'support', principal: 'triage' };
+    for (let index = 0; index < 3; index++) await ran(asPrincipal);
+    expect((await ran(asPrincipal)).ran).toBe(false);
+
+    const asAgent = await ran({ pipelineId: 'support', agentId: 'triage' });
+    expect(asAgent.ran).toBe(true);
+    expect(asAgent.result.trace.entries.map((item) => item.status)).toEqual(['injected', 'denied', 'denied']);
+  });
+
+  it('is not answered after a pin was replaced by another (as many pins as before)', async () => {
+    const { attachments, ran } = await keptHarness();
+    const turn = { pipelineId: 'support' };
+    for (let index = 0; index < 3; index++) await ran(turn);
+    const [first] = await attachments.list({ pipelineId: 'support' });
+    await attachments.unpin(first?.id ?? '');
+    await attachments.pin({
+      scope: { pipelineId: 'support' },
+      server: 'gitnexus',
+      uri: 'gitnexus://repo/acme-shop/context',
+    });
+
+    const replaced = await ran(turn);
+    expect(replaced.ran).toBe(true);
+    expect(replaced.result.trace.entries.map((item) => item.uri)).toContain(
+      'gitnexus://repo/acme-shop/context',
+    );
+    expect(replaced.result.trace.entries).toHaveLength(3);
   });
 
   it('is not made for a turn that loads a skill: its entry is asked for every turn', async () => {
