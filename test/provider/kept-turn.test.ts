@@ -511,6 +511,22 @@ describe('a kept turn, by the clock', () => {
     expect((await ran(turn)).ran).toBe(true);
   });
 
+  it('is not answered from the instant its first content is ttlMs old', async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: 1_000_000 });
+    const { ran } = await keptHarness({ provider: { cache: { ttlMs: 10_000 } } });
+    const turn = { pipelineId: 'support' };
+    for (let index = 0; index < 3; index++) await ran(turn);
+    // A full turn at 9.5 s (a second since the last one), answered alike: still kept.
+    vi.setSystemTime(1_009_500);
+    expect((await ran(turn)).ran).toBe(true);
+    vi.setSystemTime(1_009_999);
+    expect((await ran(turn)).ran).toBe(false);
+    vi.setSystemTime(1_010_000);
+    const expired = await ran(turn);
+    expect(expired.ran).toBe(true);
+    expect(expired.result.trace.entries.map((item) => item.cache)).toEqual(uris.map(() => 'miss'));
+  });
+
   it("starts the refresh of a listing past its TTL that it consulted, as a full turn's lookup would", async () => {
     vi.useFakeTimers({ toFake: ['Date'], now: 1_000_000 });
     const { servers, provider, ran } = await keptHarness({ provider: { cache: { ttlMs: 10_000 } } });
