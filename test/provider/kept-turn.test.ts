@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { startWorkspaceFixture } from '../../fixtures/index.js';
+import { ContentCache } from '../../src/cache/content-cache.js';
 import { ResourceContextProvider } from '../../src/provider/resource-context-provider.js';
 import type { Telemetry } from '../../src/trace/telemetry.js';
 import type { InjectionTrace, Turn } from '../../src/types.js';
@@ -59,19 +60,37 @@ describe('a kept turn', () => {
     expect(fourth.result.blocks).not.toBe((await ran(turn)).result.blocks);
   });
 
-  it('answers blocks of its own: emptying the array a host was given changes no later answer', async () => {
+  it('answers blocks and entries of its own: emptying the arrays a host was given changes no later answer', async () => {
     const { ran } = await keptHarness();
     const turn = { pipelineId: 'support' };
     await ran(turn);
     await ran(turn);
     const third = await ran(turn);
     const blocks = third.result.blocks.slice();
+    const entries = third.result.trace.entries.slice();
     (third.result.blocks as unknown[]).length = 0;
+    (third.result.trace.entries as unknown[]).length = 0;
     const fourth = await ran(turn);
     expect(fourth.ran).toBe(false);
     expect(fourth.result.blocks).toEqual(blocks);
+    expect(fourth.result.trace.entries).toEqual(entries);
     (fourth.result.blocks as unknown[]).length = 0;
     expect((await ran(turn)).result.blocks).toEqual(blocks);
+  });
+
+  it('is still answered after the cache let go of contents it does not hold', async () => {
+    const cache = new ContentCache();
+    const { ran } = await keptHarness({ provider: { cache } });
+    const turn = { pipelineId: 'support' };
+    for (let index = 0; index < 3; index++) await ran(turn);
+    await cache.read({ server: 'elsewhere', uri: 'x://other' }, async () => ({
+      contents: [{ uri: 'x://other', mimeType: 'text/plain', text: 'other' }],
+    }));
+    cache.invalidateResource('elsewhere', 'x://other');
+
+    const after = await ran(turn);
+    expect(after.ran).toBe(false);
+    expect(after.result.trace.entries.map((item) => item.cache)).toEqual(uris.map(() => 'hit'));
   });
 
   it("answers in a trace of the turn's own: its turnId, its start and duration, no conversation when it names none", async () => {
