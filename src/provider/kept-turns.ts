@@ -22,8 +22,11 @@ export interface KeptTurn {
   /** The listings' generation when the turn consulted them, and the servers it consulted. */
   readonly listingGeneration: number;
   readonly listedServers: readonly string[];
-  /** The conversation's change history after the turn, and its count of recorded changes. */
-  readonly history: History;
+  /**
+   * The conversation's change history after the turn, and its count of recorded changes; none
+   * when the turn injected nothing (nothing to compare).
+   */
+  readonly history: History | undefined;
   readonly historyChanges: number;
   readonly maxTokens: number;
   readonly usedTokens: number;
@@ -106,8 +109,10 @@ export class KeptTurns {
     // As the full turn's lookups would: a listing past its TTL is refreshed in the background.
     for (const server of held.listedServers) this.#listings.keepFresh(server, actor);
     if (held.listingGeneration !== this.#listings.generation) return undefined;
-    const history = this.#changes.historyOf(historyOf(turn));
-    if (history !== held.history || history.changes !== held.historyChanges) return undefined;
+    if (held.history) {
+      const history = this.#changes.historyOf(historyOf(turn));
+      if (history !== held.history || history.changes !== held.historyChanges) return undefined;
+    }
     // Each content is looked at only when some entry of the cache was retired since: a kept
     // turn touches none of its attachments' objects while nothing changed.
     const retirements = this.#cache.retirements;
@@ -135,12 +140,15 @@ export class KeptTurns {
       this.#turns.delete(key);
       return;
     }
-    const history = this.#changes.historyOf(historyOf(turn));
+    // The history its trace compared with: none for a turn that injected nothing (that turn made
+    // none, and a kept one must not make one either: the tracker's bound would let real
+    // conversations go for turns of nothing).
+    const history = injectedAny(outcome.entries) ? this.#changes.historyOf(historyOf(turn)) : undefined;
     const previous = this.#turns.get(key);
     const confirmed =
       previous !== undefined &&
       previous.history === history &&
-      previous.historyChanges === history.changes &&
+      previous.historyChanges === (history?.changes ?? 0) &&
       isDeepStrictEqual(previous.model, turn.model) &&
       previous.query === turn.message?.text &&
       previous.listingGeneration === outcome.listingGeneration &&
@@ -159,7 +167,7 @@ export class KeptTurns {
       listingGeneration: outcome.listingGeneration,
       listedServers: outcome.listedServers,
       history,
-      historyChanges: history.changes,
+      historyChanges: history?.changes ?? 0,
       maxTokens: outcome.maxTokens,
       usedTokens: outcome.usedTokens,
       blocks: outcome.blocks.slice(),
@@ -230,6 +238,12 @@ function keyOf(turn: Turn, actor: Principal): string {
   let key = '';
   for (const part of parts) key += part === undefined ? '-;' : `${part.length}:${part};`;
   return key;
+}
+
+/** Whether any entry was injected (compared with the history: it has a `change`). */
+function injectedAny(entries: readonly TraceEntry[]): boolean {
+  for (const entry of entries) if (entry.change !== undefined) return true;
+  return false;
 }
 
 /** The change history a turn's trace compares with (see traceTurn). */

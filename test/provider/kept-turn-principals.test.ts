@@ -16,7 +16,7 @@ async function signIn(request: AuthorizationRequest) {
 /**
  * A per-user server `mine` pinned for the `support` pipeline (whose authorize calls are counted),
  * and ada's turns in conversation `c-shared` (or none) until her turn is kept. Pipeline `other` is bound to
- * nothing and pins nothing: its turns inject nothing.
+ * `gitnexus` and pins nothing until a test pins something for it.
  */
 async function keptForAda({ inConversation = true } = {}) {
   const conversationId = inConversation ? 'c-shared' : undefined;
@@ -32,7 +32,7 @@ async function keptForAda({ inConversation = true } = {}) {
         authorize: signIn,
       },
     },
-    policy: { bindings: { support: { servers: ['gitnexus', 'mine'] }, other: { servers: [] } } },
+    policy: { bindings: { support: { servers: ['gitnexus', 'mine'] }, other: { servers: ['gitnexus'] } } },
     provider: { keptTurns: { maxTurns: 20_000 } },
   });
   await harness.attachments.pin({ scope: { pipelineId: 'support' }, server: 'mine', uri: 'private://notes' });
@@ -79,8 +79,10 @@ describe('a kept turn of a principal sharing its conversation', () => {
   });
 
   it('is not answered after its history was forgotten and a new one recorded as many changes', async () => {
-    const { provider, ran } = await keptForAda();
-    // 10,000 other conversations (the change tracker's bound): c-shared's history, one change, goes.
+    const { provider, attachments, ran } = await keptForAda();
+    // 10,000 other conversations that inject something (the change tracker's bound): c-shared's
+    // history, one change, goes.
+    await attachments.pin({ scope: { pipelineId: 'other' }, server: 'gitnexus', uri: 'gitnexus://repos' });
     for (let index = 0; index < 10_000; index++) {
       await provider.provide({ pipelineId: 'other', conversationId: `c-other-${index}` });
     }
@@ -92,6 +94,17 @@ describe('a kept turn of a principal sharing its conversation', () => {
     expect(after.ran).toBe(true);
     expect(after.text).toContain('notes of ada');
     expect(after.result.trace.entries[0]).toMatchObject({ cache: 'hit', change: 'changed' });
+  });
+
+  it('is still answered after 10,000 turns of other conversations that injected nothing', async () => {
+    const { provider, ran } = await keptForAda();
+    // Turns of nothing make no history: none of them pushes c-shared's out of the tracker.
+    for (let index = 0; index < 10_000; index++) {
+      await provider.provide({ pipelineId: 'other', conversationId: `c-empty-${index}` });
+    }
+    const after = await ran('ada');
+    expect(after.ran).toBe(false);
+    expect(after.result.trace.entries[0]).toMatchObject({ cache: 'hit', change: 'unchanged' });
   });
 
   it("without a conversation: the pipeline's history is the one shared", async () => {
