@@ -1,20 +1,10 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { startOAuthServer, testUserHeader } from '../../fixtures/index.js';
+import { startOAuthServer } from '../../fixtures/index.js';
 import { MemoryAuditSink } from '../../src/audit/memory-audit-sink.js';
 import { MemoryOAuthStore } from '../../src/credentials/memory-oauth-store.js';
-import type { AuthorizationRequest } from '../../src/credentials/oauth-authorizer.js';
 import { McpServerRegistry, type McpServerRegistryOptions } from '../../src/mcp/mcp-server-registry.js';
+import { signInAsPrincipal } from '../support/per-user-harness.js';
 import { scriptedMemoryConfig } from './support/scripted-server.js';
-
-/** Each principal's browser signs in as that principal. */
-async function signIn(request: AuthorizationRequest) {
-  const response = await fetch(request.url, {
-    redirect: 'manual',
-    headers: { [testUserHeader]: request.principal ?? 'nobody' },
-  });
-  const back = new URL(response.headers.get('location') ?? '');
-  return { code: back.searchParams.get('code') ?? '', state: back.searchParams.get('state') ?? '' };
-}
 
 async function setUp(extra: Partial<McpServerRegistryOptions> = {}) {
   const server = await startOAuthServer();
@@ -29,7 +19,7 @@ async function setUp(extra: Partial<McpServerRegistryOptions> = {}) {
       }),
     },
     reconnect: false,
-    authorizer: { redirectUrl: 'http://127.0.0.1:1/callback', store, authorize: signIn },
+    authorizer: { redirectUrl: 'http://127.0.0.1:1/callback', store, authorize: signInAsPrincipal },
     ...extra,
   });
   servers.on('session-opened', (event) => sessions.push(`${event.server}:${event.principal ?? '-'}`));

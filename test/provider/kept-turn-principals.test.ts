@@ -1,17 +1,5 @@
-import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
-import { startOAuthServer, testUserHeader } from '../../fixtures/index.js';
-import { MemoryOAuthStore } from '../../src/credentials/memory-oauth-store.js';
-import type { AuthorizationRequest } from '../../src/credentials/oauth-authorizer.js';
-import { startProviderHarness } from '../support/provider-harness.js';
-
-async function signIn(request: AuthorizationRequest) {
-  const response = await fetch(request.url, {
-    redirect: 'manual',
-    headers: { [testUserHeader]: request.principal ?? 'nobody' },
-  });
-  const back = new URL(response.headers.get('location') ?? '');
-  return { code: back.searchParams.get('code') ?? '', state: back.searchParams.get('state') ?? '' };
-}
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { startPerUserHarness } from '../support/per-user-harness.js';
 
 /**
  * A per-user server `mine` pinned for the `support` pipeline (whose authorize calls are counted),
@@ -20,22 +8,10 @@ async function signIn(request: AuthorizationRequest) {
  */
 async function keptForAda({ inConversation = true } = {}) {
   const conversationId = inConversation ? 'c-shared' : undefined;
-  const server = await startOAuthServer();
-  onTestFinished(() => server.close());
-  const harness = await startProviderHarness('memory', {
-    extraServers: { mine: { type: 'http', url: server.url, auth: { type: 'oauth', perUser: true } } },
-    registry: {
-      reconnect: false,
-      authorizer: {
-        redirectUrl: 'http://127.0.0.1:1/callback',
-        store: new MemoryOAuthStore(),
-        authorize: signIn,
-      },
-    },
+  const harness = await startPerUserHarness({
     policy: { bindings: { support: { servers: ['gitnexus', 'mine'] }, other: { servers: ['gitnexus'] } } },
     provider: { keptTurns: { maxTurns: 20_000 } },
   });
-  await harness.attachments.pin({ scope: { pipelineId: 'support' }, server: 'mine', uri: 'private://notes' });
   const authorize = vi.spyOn(harness.policy, 'authorize');
   /** One turn of `principal` in the shared conversation (or none), and whether it ran its steps. */
   const ran = async (principal: string) => {

@@ -1,40 +1,16 @@
-import { describe, expect, it, onTestFinished } from 'vitest';
-import { type OAuthServer, startOAuthServer, testUserHeader, userSkillUri } from '../../fixtures/index.js';
-import { MemoryOAuthStore } from '../../src/credentials/memory-oauth-store.js';
-import type { AuthorizationRequest } from '../../src/credentials/oauth-authorizer.js';
+import { describe, expect, it } from 'vitest';
+import { userSkillUri } from '../../fixtures/index.js';
 import type { ResourceContextProviderOptions } from '../../src/provider/resource-context-provider-options.js';
 import { createExplorationTools } from '../../src/tools/create-exploration-tools.js';
-import { sharedTokenizer, startProviderHarness } from '../support/provider-harness.js';
-
-async function signIn(request: AuthorizationRequest) {
-  const response = await fetch(request.url, {
-    redirect: 'manual',
-    headers: { [testUserHeader]: request.principal ?? 'nobody' },
-  });
-  const back = new URL(response.headers.get('location') ?? '');
-  return { code: back.searchParams.get('code') ?? '', state: back.searchParams.get('state') ?? '' };
-}
+import { startPerUserHarness } from '../support/per-user-harness.js';
+import { sharedTokenizer } from '../support/provider-harness.js';
 
 async function setUp(provider: Partial<ResourceContextProviderOptions> = {}) {
-  const server: OAuthServer = await startOAuthServer();
-  onTestFinished(() => server.close());
-  const harness = await startProviderHarness('memory', {
-    extraServers: { mine: { type: 'http', url: server.url, auth: { type: 'oauth', perUser: true } } },
-    registry: {
-      reconnect: false,
-      authorizer: {
-        redirectUrl: 'http://127.0.0.1:1/callback',
-        store: new MemoryOAuthStore(),
-        authorize: signIn,
-      },
-    },
-    provider,
-  });
-  await harness.attachments.pin({ scope: { pipelineId: 'support' }, server: 'mine', uri: 'private://notes' });
+  const harness = await startPerUserHarness({ provider });
   const turn = (principal?: string) =>
     harness.provider.provide({ pipelineId: 'support', ...(principal !== undefined && { principal }) });
   const text = (result: Awaited<ReturnType<typeof turn>>) => JSON.stringify(result.blocks);
-  return { server, ...harness, turn, text };
+  return { ...harness, turn, text };
 }
 
 describe('principals never mix (invariant 9): a per-user server through the provider', () => {
