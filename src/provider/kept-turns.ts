@@ -35,8 +35,11 @@ export interface KeptTurn {
 }
 
 /** What the provider's full turn learned, offered to be kept. */
-export interface TurnOutcome extends Omit<KeptTurn, 'history' | 'historyChanges' | 'model' | 'query'> {
+export interface TurnOutcome
+  extends Omit<KeptTurn, 'history' | 'historyChanges' | 'model' | 'query' | 'listedServers'> {
   readonly items: readonly TurnItem[];
+  /** Whether the turn's actor may list each server it consulted (see the provider's #mayList). */
+  readonly listable: ReadonlyMap<string, boolean>;
 }
 
 interface Held extends KeptTurn {
@@ -165,7 +168,7 @@ export class KeptTurns {
       query: turn.message?.text,
       contents: outcome.contents,
       listingGeneration: outcome.listingGeneration,
-      listedServers: outcome.listedServers,
+      listedServers: listedServersOf(outcome.listable),
       history,
       historyChanges: history?.changes ?? 0,
       maxTokens: outcome.maxTokens,
@@ -238,6 +241,13 @@ function keyOf(turn: Turn, actor: Principal): string {
   let key = '';
   for (const part of parts) key += part === undefined ? '-;' : `${part.length}:${part};`;
   return key;
+}
+
+/** The servers whose listings the turn consulted: those its actor may list. */
+function listedServersOf(listable: ReadonlyMap<string, boolean>): string[] {
+  const servers: string[] = [];
+  for (const [server, allowed] of listable) if (allowed) servers.push(server);
+  return servers;
 }
 
 /** Whether any entry was injected (compared with the history: it has a `change`). */

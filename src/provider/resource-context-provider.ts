@@ -324,7 +324,7 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
       items: fetched,
       contents: turnContext.fetch.hits ?? [],
       listingGeneration,
-      listedServers: [...turnContext.listable].filter(([, allowed]) => allowed).map(([server]) => server),
+      listable: turnContext.listable,
       maxTokens: budget.maxTokens,
       usedTokens: context.usedTokens,
       blocks: context.blocks,
