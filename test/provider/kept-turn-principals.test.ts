@@ -4,12 +4,18 @@ import { startPerUserHarness } from '../support/per-user-harness.js';
 /**
  * A per-user server `mine` pinned for the `support` pipeline (whose authorize calls are counted),
  * and ada's turns in conversation `c-shared` (or none) until her turn is kept. Pipeline `other` is bound to
- * `gitnexus` and pins nothing until a test pins something for it.
+ * `gitnexus` without listing it (its turns move no listing's generation: only the history tells
+ * ada's kept turn from what it was) and pins nothing until a test pins something for it.
  */
 async function keptForAda({ inConversation = true } = {}) {
   const conversationId = inConversation ? 'c-shared' : undefined;
   const harness = await startPerUserHarness({
-    policy: { bindings: { support: { servers: ['gitnexus', 'mine'] }, other: { servers: ['gitnexus'] } } },
+    policy: {
+      bindings: {
+        support: { servers: ['gitnexus', 'mine'] },
+        other: { servers: ['gitnexus'], operations: ['read', 'subscribe'] },
+      },
+    },
     provider: { keptTurns: { maxTurns: 20_000 } },
   });
   const authorize = vi.spyOn(harness.policy, 'authorize');

@@ -4,6 +4,7 @@ import { ContentCache } from '../../src/cache/content-cache.js';
 import { ResourceContextProvider } from '../../src/provider/resource-context-provider.js';
 import type { Telemetry } from '../../src/trace/telemetry.js';
 import type { InjectionTrace, Turn } from '../../src/types.js';
+import { startControlledServer } from '../support/controlled-server.js';
 import { sharedTokenizer, startProviderHarness } from '../support/provider-harness.js';
 
 const uris = ['gitnexus://repos', 'gitnexus://setup', 'gitnexus://repo/acme-shop/schema'];
@@ -206,8 +207,10 @@ describe('a kept turn', () => {
   it('gives way to a full turn a second after the last one, which uses the caches as every turn does', async () => {
     const { ran } = await keptHarness();
     const turn = { pipelineId: 'support' };
-    for (let index = 0; index < 3; index++) await ran(turn);
+    // The clock stands still from before the full turns: the last one is kept at this very instant
+    // (a clock stopped after it would add however long the machine took in between).
     vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+    for (let index = 0; index < 3; index++) await ran(turn);
     expect((await ran(turn)).ran).toBe(false);
     vi.setSystemTime(Date.now() + 999);
     expect((await ran(turn)).ran).toBe(false);
@@ -356,6 +359,45 @@ describe('a kept turn', () => {
     // The handbook is for the user alone: left out unread, as the full turns left it.
     expect(entry(kept.result.trace, 'workspace://handbook')).toMatchObject({ status: 'omitted' });
     expect(entry(kept.result.trace, 'workspace://guide')).toMatchObject({ status: 'injected', cache: 'hit' });
+    expect(workspace.readCount('workspace://handbook')).toBe(1);
+  });
+
+  it("is made of a turn that injected nothing, which checks no history: another turn's injection into the conversation leaves it answered", async () => {
+    const workspace = await startWorkspaceFixture({ transport: 'memory' });
+    onTestFinished(() => workspace.close());
+    const { provider, attachments, ran } = await keptHarness({
+      extraServers: { workspace: workspace.serverConfig },
+      // Support's turns list nothing: no listing of theirs moves the generation the kept turn holds.
+      policy: {
+        bindings: {
+          support: { servers: ['gitnexus'], operations: ['read', 'subscribe'] },
+          quiet: { servers: ['workspace'] },
+        },
+      },
+    });
+    // The handbook is for the user alone: once listed, it is left out unread.
+    await attachments.pin({
+      scope: { pipelineId: 'quiet' },
+      server: 'workspace',
+      uri: 'workspace://handbook',
+    });
+    const quiet = { pipelineId: 'quiet', conversationId: 'c-quiet' };
+    await ran(quiet);
+    await provider.listingsSettled();
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+    const runs: boolean[] = [];
+    for (let index = 0; index < 3; index++) runs.push((await ran(quiet)).ran);
+    expect(runs).toEqual([true, true, false]);
+
+    // Support's turn in the same conversation records its three resources in its history.
+    const support = await ran({ pipelineId: 'support', conversationId: 'c-quiet' });
+    expect(support.result.trace.entries.map((item) => item.change)).toEqual(uris.map(() => 'new'));
+    const after = await ran(quiet);
+    expect(after.ran).toBe(false);
+    expect(after.result.trace.entries).toEqual([
+      expect.objectContaining({ uri: 'workspace://handbook', status: 'omitted' }),
+    ]);
+    expect(after.result.trace.entries[0]).not.toHaveProperty('change');
     expect(workspace.readCount('workspace://handbook')).toBe(1);
   });
 
@@ -578,5 +620,33 @@ describe('a kept turn, by the clock', () => {
     // A kept turn starts no listing on the pipeline's behalf either.
     expect((await ran(turn)).ran).toBe(false);
     expect(lists).not.toHaveBeenCalled();
+  });
+});
+
+describe('a kept turn, by its bytes', () => {
+  it('counts the media parts of its blocks, two bytes a unit of their base64 data', async () => {
+    // A 1×1 PNG, pinned on a server of its own and taken by the model as an image part.
+    const png =
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
+    const server = startControlledServer({
+      'img://pixel': [{ uri: 'img://pixel', mimeType: 'image/png', blob: png }],
+    });
+    onTestFinished(async () => {
+      await server.close();
+    });
+    const { provider, attachments, ran } = await keptHarness({
+      extraServers: { controlled: server.serverConfig },
+    });
+    await attachments.pin({ scope: { pipelineId: 'support' }, server: 'controlled', uri: 'img://pixel' });
+    const turn = { pipelineId: 'support', model: { images: true } };
+    for (let index = 0; index < 3; index++) await ran(turn);
+    const kept = await ran(turn);
+    expect(kept.ran).toBe(false);
+    const parts = kept.result.blocks.flatMap((block) =>
+      block.kind === 'resource' ? (block.parts ?? []) : [],
+    );
+    expect(parts.map((part) => part.data)).toEqual([png]);
+    const text = kept.result.blocks.reduce((total, block) => total + block.text.length, 0);
+    expect(provider.metrics?.keptTurnBytes).toBe(2 * text + 2 * png.length + 64 * (uris.length + 1) + 1024);
   });
 });
