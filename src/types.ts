@@ -269,6 +269,10 @@ export interface InstructionsEntry {
 }
 
 export interface ProvideResult {
+  /**
+   * Frozen, as the trace's `entries` are: a turn answered again unrun (a kept turn) answers the
+   * very arrays of the turn it repeats.
+   */
   readonly blocks: readonly ContextBlock[];
   readonly trace: InjectionTrace;
 }

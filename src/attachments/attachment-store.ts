@@ -18,9 +18,9 @@ export interface AttachmentStore {
   unpin(id: string): Promise<boolean>;
   /**
    * The pins of one scope, oldest first. Read-only to the caller: a store may hand out its own
-   * (frozen) records rather than copies, so nothing a caller does reaches the store.
+   * (frozen) records and list rather than copies, so nothing a caller does reaches the store.
    */
-  list(scope: Scope): Promise<Attachment[]>;
+  list(scope: Scope): Promise<readonly Attachment[]>;
   /** Every pin of every scope, oldest first, at most `limit` (the inspector shows them by scope). */
   listAll?(limit: number): Promise<Attachment[]>;
   close?(): Promise<void>;

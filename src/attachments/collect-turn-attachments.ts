@@ -14,13 +14,17 @@ export async function collectTurnAttachments(
   store: AttachmentStore,
   turn: Pick<Turn, 'pipelineId' | 'conversationId' | 'message'>,
 ): Promise<readonly ResolvedAttachment[]> {
-  const message: MessageAttachment[] = mapItems(turn.message?.attachments ?? [], (attachment, index) =>
-    parseMessageAttachment(attachment, index),
-  );
-  const [pipeline, conversation] = await Promise.all([
-    store.list({ pipelineId: turn.pipelineId }),
-    turn.conversationId ? store.list({ conversationId: turn.conversationId }) : [],
-  ]);
+  const attachments = turn.message?.attachments;
+  const message: readonly MessageAttachment[] = attachments?.length
+    ? mapItems(attachments, (attachment, index) => parseMessageAttachment(attachment, index))
+    : none;
+  // Both scopes at once when there are two (a store may be a database); one list needs no Promise.all.
+  const [pipeline, conversation] = turn.conversationId
+    ? await Promise.all([
+        store.list({ pipelineId: turn.pipelineId }),
+        store.list({ conversationId: turn.conversationId }),
+      ])
+    : [await store.list({ pipelineId: turn.pipelineId }), none];
   const resolved = resolveTurnAttachments({ pipeline, conversation, message });
   // Only a message attachment can be refused: without any, the pins are not looked at again.
   const refused =
@@ -28,3 +32,5 @@ export async function collectTurnAttachments(
   if (refused && refused.error !== undefined) throw refused.error;
   return resolved;
 }
+
+const none: readonly never[] = Object.freeze([]);

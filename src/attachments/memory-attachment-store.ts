@@ -4,6 +4,7 @@ import { parseOptions } from '../options/parse-options.js';
 import type { Attachment, PinInput, Scope } from '../types.js';
 import { parsePinInput } from './attachment-schema.js';
 import type { AttachmentStore } from './attachment-store.js';
+import { deepFreeze } from './deep-freeze.js';
 import { PinCapFloor, type PinCapOptions, pinCapShape } from './pin-cap-floor.js';
 import { resolveTargetUri } from './resolve-target-uri.js';
 
@@ -17,6 +18,12 @@ export class MemoryAttachmentStore implements AttachmentStore {
   readonly #pins = new Map<string, Attachment>();
   /** The same pins by scope key, then by id, in the order added. */
   readonly #byScope = new Map<string, Map<string, Attachment>>();
+  /**
+   * Each scope's pins as last listed, frozen, until a pin of that scope changes: a turn lists its
+   * scopes every turn, and gets the same array while they hold the same pins (no copy per turn).
+   * Scopes without pins are not kept (a host may have a conversation per user and no pins in it).
+   */
+  readonly #listed = new Map<string, readonly Attachment[]>();
   readonly #capFloor: PinCapFloor;
 
   /** `minTokens` and `tokenizer`: the provider's, so that pin caps are checked as its planner would. */
@@ -47,6 +54,7 @@ export class MemoryAttachmentStore implements AttachmentStore {
     );
     this.#pins.set(attachment.id, attachment);
     inScope.set(attachment.id, attachment);
+    this.#listed.delete(scope);
     return attachment;
   }
 
@@ -54,13 +62,23 @@ export class MemoryAttachmentStore implements AttachmentStore {
     const pin = this.#pins.get(id);
     if (!pin) return false;
     this.#pins.delete(id);
-    this.#byScope.get(scopeKey(pin.scope))?.delete(id);
+    const scope = scopeKey(pin.scope);
+    const inScope = this.#byScope.get(scope);
+    inScope?.delete(id);
+    if (inScope?.size === 0) this.#byScope.delete(scope);
+    this.#listed.delete(scope);
     return true;
   }
 
-  async list(scope: Scope): Promise<Attachment[]> {
-    const inScope = this.#byScope.get(scopeKey(scope));
-    return inScope ? [...inScope.values()] : [];
+  async list(scope: Scope): Promise<readonly Attachment[]> {
+    const key = scopeKey(scope);
+    const listed = this.#listed.get(key);
+    if (listed) return listed;
+    const inScope = this.#byScope.get(key);
+    if (!inScope) return noPins;
+    const pins = Object.freeze([...inScope.values()]);
+    this.#listed.set(key, pins);
+    return pins;
   }
 
   async listAll(limit: number): Promise<Attachment[]> {
@@ -75,14 +93,7 @@ export class MemoryAttachmentStore implements AttachmentStore {
 
 // --- Internal helpers ---
 
-/** Freezes a plain record and everything in it (a pin is JSON-like: objects and arrays). */
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null) {
-    for (const inner of Object.values(value)) deepFreeze(inner);
-    Object.freeze(value);
-  }
-  return value;
-}
+const noPins: readonly Attachment[] = Object.freeze([]);
 
 function scopeKey(scope: Scope): string {
   return 'pipelineId' in scope ? `pipeline:${scope.pipelineId}` : `conversation:${scope.conversationId}`;

@@ -122,11 +122,17 @@ function keepResolution(input: TurnAttachments, resolved: readonly ResolvedAttac
   const first = input.conversation[0] ?? input.pipeline[0];
   if (!first || input.message.length > 0) return;
   if (!input.pipeline.every(Object.isFrozen) || !input.conversation.every(Object.isFrozen)) return;
-  // Copies: a store may hand out a list it changes later.
-  resolutions.set(first, { pipeline: [...input.pipeline], conversation: [...input.conversation], resolved });
+  // Copies of lists a store could change later; a frozen list (the stores' own) is kept as it is.
+  resolutions.set(first, {
+    pipeline: Object.isFrozen(input.pipeline) ? input.pipeline : [...input.pipeline],
+    conversation: Object.isFrozen(input.conversation) ? input.conversation : [...input.conversation],
+    resolved,
+  });
 }
 
 function sameObjects<Item>(a: readonly Item[], b: readonly Item[]): boolean {
+  // The very list (a store's frozen one, unchanged since): no element to compare.
+  if (a === b) return true;
   if (a.length !== b.length) return false;
   for (let index = 0; index < a.length; index++) if (a[index] !== b[index]) return false;
   return true;

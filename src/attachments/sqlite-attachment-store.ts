@@ -6,6 +6,7 @@ import { parseOptions } from '../options/parse-options.js';
 import type { Attachment, PinInput, Scope } from '../types.js';
 import { parsePinInput } from './attachment-schema.js';
 import type { AttachmentStore } from './attachment-store.js';
+import { InternedPins } from './interned-pins.js';
 import { loadBetterSqlite3 } from './load-better-sqlite3.js';
 import { PinCapFloor, pinCapShape } from './pin-cap-floor.js';
 import { resolveTargetUri } from './resolve-target-uri.js';
@@ -30,6 +31,16 @@ export class SqliteAttachmentStore implements AttachmentStore {
   readonly path: string;
   #database: Database.Database | undefined;
   readonly #capFloor: PinCapFloor;
+  /** Each scope's pins as last listed: the same frozen objects while their rows are unchanged. */
+  readonly #interned = new InternedPins();
+  /**
+   * Counts what may have changed the file since: this connection's writes, and the commits of
+   * other connections (processes, replicas) seen as a new `PRAGMA data_version`. A scope listed
+   * at the same count is answered without a query.
+   */
+  #changes = 0;
+  #dataVersion: number | undefined;
+  #statements: { dataVersion: Database.Statement; list: Database.Statement } | undefined;
 
   constructor(path: string, options: SqliteAttachmentStoreOptions = {}) {
     parseOptions(z.string().min(1), path, 'path');
@@ -58,7 +69,7 @@ export class SqliteAttachmentStore implements AttachmentStore {
     await this.#capFloor.check(parsed, targetUri);
     const fresh: Attachment = { ...parsed, id: randomUUID(), addedAt: new Date().toISOString() };
     const row = toPinRow(fresh, targetUri);
-    const stored = this.#run((database) =>
+    const stored = this.#write((database) =>
       database
         .transaction((): Pick<PinRow, 'id' | 'added_at'> => {
           const existing = database
@@ -95,21 +106,28 @@ export class SqliteAttachmentStore implements AttachmentStore {
   }
 
   async unpin(id: string): Promise<boolean> {
-    return this.#run(
+    return this.#write(
       (database) => database.prepare('DELETE FROM mcp_context_pins WHERE id = ?').run(id).changes > 0,
     );
   }
 
-  async list(scope: Scope): Promise<Attachment[]> {
+  async list(scope: Scope): Promise<readonly Attachment[]> {
     const [kind, scopeId] =
       'pipelineId' in scope ? ['pipeline', scope.pipelineId] : ['conversation', scope.conversationId];
-    const rows = this.#run(
-      (database) =>
-        database
-          .prepare('SELECT * FROM mcp_context_pins WHERE scope_kind = ? AND scope_id = ? ORDER BY seq')
-          .all(kind, scopeId) as PinRow[],
-    );
-    return rows.map((row) => toAttachment(row, this.path));
+    const key = `${kind}:${scopeId}`;
+    return this.#run((database) => {
+      const statements = this.#prepared(database);
+      // Nothing written since this scope was listed, by this connection or any other: its pins.
+      const dataVersion = statements.dataVersion.get() as number;
+      if (dataVersion !== this.#dataVersion) {
+        this.#dataVersion = dataVersion;
+        this.#changes++;
+      }
+      const stamp = this.#changes;
+      const known = this.#interned.known(key, stamp);
+      if (known) return known;
+      return this.#interned.pinsOf(key, statements.list.all(kind, scopeId) as PinRow[], this.path, stamp);
+    });
   }
 
   async listAll(limit: number): Promise<Attachment[]> {
@@ -125,9 +143,30 @@ export class SqliteAttachmentStore implements AttachmentStore {
     this.#capFloor.dispose();
     this.#database?.close();
     this.#database = undefined;
+    this.#statements = undefined;
   }
 
   // --- Internal helpers ---
+
+  /** A write of this connection's (a commit it makes leaves its own data_version as it was). */
+  #write<T>(operation: (database: Database.Database) => T): T {
+    try {
+      return this.#run(operation);
+    } finally {
+      this.#changes++;
+    }
+  }
+
+  /** The statements every list runs, prepared once per open file. */
+  #prepared(database: Database.Database) {
+    this.#statements ??= {
+      dataVersion: database.prepare('PRAGMA data_version').pluck(),
+      list: database.prepare(
+        'SELECT * FROM mcp_context_pins WHERE scope_kind = ? AND scope_id = ? ORDER BY seq',
+      ),
+    };
+    return this.#statements;
+  }
 
   #run<T>(operation: (database: Database.Database) => T): T {
     const database = this.#database;

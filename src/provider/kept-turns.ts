@@ -173,9 +173,9 @@ export class KeptTurns {
       historyChanges: history?.changes ?? 0,
       maxTokens: outcome.maxTokens,
       usedTokens: outcome.usedTokens,
-      blocks: outcome.blocks.slice(),
-      // Each entry is frozen (toTraceEntry); the arrays are copied, as each turn's are its own.
-      entries: outcome.entries.slice(),
+      // Frozen arrays (every turn's are), answered again as they are.
+      blocks: outcome.blocks,
+      entries: outcome.entries,
       keptAt: Date.now(),
       freshUntil: freshUntilOf(outcome.contents, this.#cache.ttlMs),
       retirements: this.#cache.retirements,

@@ -17,6 +17,7 @@ import type { McpServerRegistry } from '../mcp/mcp-server-registry.js';
 import type { Skill } from '../mcp/skill-schemas.js';
 import { parseOptions } from '../options/parse-options.js';
 import { AccessPolicy } from '../policy/access-policy.js';
+import type { Principal } from '../policy/access-request.js';
 import { decideFromListing } from '../policy/decide-from-listing.js';
 import { addInstructionsBlock } from '../render/add-instructions-block.js';
 import { renderOrder } from '../render/render-order.js';
@@ -29,7 +30,7 @@ import { randomTurnId } from '../trace/random-turn-id.js';
 import { inStartedSpan, type Telemetry } from '../trace/telemetry.js';
 import { traceTurn } from '../trace/trace-turn.js';
 import { TurnSpans, turnAttributes } from '../trace/turn-spans.js';
-import type { InjectionTrace, ProvideResult, Turn } from '../types.js';
+import type { ContextBlock, InjectionTrace, ProvideResult, Turn } from '../types.js';
 import { actorOf } from './actor-of.js';
 import { type Access, authorizeRead } from './authorize-read.js';
 import { capSkills } from './cap-skills.js';
@@ -156,9 +157,14 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
     return this.#tokenizer;
   }
 
-  async provide(turn: Turn): Promise<ProvideResult> {
+  provide(turn: Turn): Promise<ProvideResult> {
+    // Not async itself: a turn without telemetry is #provide's promise, not one wrapping it.
     const telemetry = this.#telemetry;
-    if (!telemetry) return this.#provide(turn, TurnSpans.unrecorded);
+    return telemetry ? this.#provideRecorded(turn, telemetry) : this.#provide(turn, TurnSpans.unrecorded);
+  }
+
+  // A turn with telemetry: its span (when a tracer records it) and its metrics.
+  async #provideRecorded(turn: Turn, telemetry: Telemetry): Promise<ProvideResult> {
     const span = telemetry.startSpan('mcp-context turn', turnAttributes(turn));
     // A turn nobody records (no tracer registered, not sampled) makes no step spans either, and
     // runs outside any span: only its metrics are recorded.
@@ -181,31 +187,34 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
     });
   }
 
-  // The turn within its deadline, whose timer ends with the turn however the turn ends.
+  // The turn within its deadline, whose timer ends with the turn however the turn ends. Step 1
+  // resolves; then either the kept answer or the steps that follow (#steps, whose frame a kept
+  // turn never makes).
   async #provide(turn: Turn, spans: TurnSpans): Promise<ProvideResult> {
     const deadline = new TurnDeadline(this.#turnDeadlineMs, turn.signal);
     try {
-      return await this.#turn(turn, spans, deadline);
+      const startedAt = isoNow();
+      const actor = actorOf(turn);
+      this.#policy.requireKnown(actor);
+      const budget = this.#turnBudget(turn);
+
+      // 1 resolve: pins and message attachments, each validated and resolved once
+      const resolved = await spans.step('resolve', () => collectTurnAttachments(this.#attachments, turn));
+      // The same turn again, nothing it depends on changed: its answer, without steps 2–7. A turn
+      // that telemetry records is run (its steps' spans), and neither answered nor offered as kept.
+      const keeping = spans.telemetry ? undefined : this.#kept;
+      const kept = keeping?.answer(turn, actor, resolved);
+      if (kept) return this.#answerKept(turn, kept, startedAt, deadline.started);
+      return await this.#steps({ turn, spans, deadline, startedAt, actor, budget, resolved, keeping });
     } finally {
       deadline.end();
     }
   }
 
-  // The turn itself; `spans` wraps its steps in spans when telemetry records.
-  async #turn(turn: Turn, spans: TurnSpans, deadline: TurnDeadline): Promise<ProvideResult> {
+  // Steps 2–7 of a turn resolved in step 1; `spans` wraps them in spans when telemetry records.
+  async #steps(resolvedTurn: ResolvedTurn): Promise<ProvideResult> {
+    const { turn, spans, deadline, startedAt, actor, budget, resolved, keeping } = resolvedTurn;
     const { started } = deadline;
-    const startedAt = isoNow();
-    const actor = actorOf(turn);
-    this.#policy.requireKnown(actor);
-    const budget = this.#turnBudget(turn);
-
-    // 1 resolve: pins and message attachments, each validated and resolved once
-    const resolved = await spans.step('resolve', () => collectTurnAttachments(this.#attachments, turn));
-    // The same turn again, nothing it depends on changed: its answer, without steps 2–6. A turn
-    // that telemetry records is run (its steps' spans), and neither answered nor offered as kept.
-    const keeping = spans.telemetry ? undefined : this.#kept;
-    const kept = keeping?.answer(turn, actor, resolved);
-    if (kept) return this.#answerKept(turn, kept, startedAt, started);
     spans.openAttachments(resolved);
 
     // 2 authorize: each once, through the pipeline's policy-bound view, which audits denials
@@ -318,6 +327,8 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
       this.#changes,
     );
     spans.closeAttachments(trace.entries);
+    // Frozen, as the trace's entries are: a kept turn answers the same arrays again.
+    const blocks: readonly ContextBlock[] = Object.freeze(context.blocks);
     keeping?.offer(turn, actor, {
       resolved,
       subscribed,
@@ -327,11 +338,11 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
       listable: turnContext.listable,
       maxTokens: budget.maxTokens,
       usedTokens: context.usedTokens,
-      blocks: context.blocks,
+      blocks,
       entries: trace.entries,
     });
-    this.emit('injected', trace, context.blocks);
-    return { blocks: context.blocks, trace };
+    this.emit('injected', trace, blocks);
+    return { blocks, trace };
   }
 
   /** A kept turn's answer: its blocks and entries, in a trace of this turn. */
@@ -345,11 +356,10 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
       startedAt,
       durationMs: performance.now() - started,
       budget: { maxTokens: kept.maxTokens, usedTokens: kept.usedTokens },
-      entries: kept.entries.slice(),
+      entries: kept.entries,
     };
-    const blocks = kept.blocks.slice();
-    this.emit('injected', trace, blocks);
-    return { blocks, trace };
+    this.emit('injected', trace, kept.blocks);
+    return { blocks: kept.blocks, trace };
   }
 
   /** Frees the default tokenizer. A tokenizer passed in options stays the caller's to dispose. */
@@ -479,4 +489,18 @@ function throwIfHostAborted(turn: Turn): void {
   if (turn.signal?.aborted) {
     throw new ContextError('ABORTED', 'the turn was aborted by the host', { value: turn.turnId });
   }
+}
+
+/** A turn after step 1, as #provide hands it to the steps that follow. */
+interface ResolvedTurn {
+  readonly turn: Turn;
+  readonly spans: TurnSpans;
+  readonly deadline: TurnDeadline;
+  /** When it started, as the trace says it (ISO 8601). */
+  readonly startedAt: string;
+  readonly actor: Principal;
+  readonly budget: ResolvedBudget;
+  readonly resolved: readonly ResolvedAttachment[];
+  /** The kept turns to offer its outcome to; none when telemetry records it or none are kept. */
+  readonly keeping: KeptTurns | undefined;
 }

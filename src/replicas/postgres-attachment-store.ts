@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { parsePinInput } from '../attachments/attachment-schema.js';
 import type { AttachmentStore } from '../attachments/attachment-store.js';
+import { InternedPins } from '../attachments/interned-pins.js';
 import { PinCapFloor, type PinCapOptions, pinCapShape } from '../attachments/pin-cap-floor.js';
 import { resolveTargetUri } from '../attachments/resolve-target-uri.js';
 import { type PinRow, toAttachment, toPinRow } from '../attachments/sqlite-pin-row.js';
@@ -25,6 +26,8 @@ export class PostgresAttachmentStore implements AttachmentStore {
   readonly #pool: pg.Pool;
   readonly #table: string;
   readonly #capFloor: PinCapFloor;
+  /** Each scope's pins as last listed: the same frozen objects while their rows are unchanged. */
+  readonly #interned = new InternedPins();
   #closed = false;
 
   private constructor(pool: pg.Pool, schema: string, location: string, capFloor: PinCapFloor) {
@@ -121,14 +124,14 @@ export class PostgresAttachmentStore implements AttachmentStore {
     return (result.rowCount ?? 0) > 0;
   }
 
-  async list(scope: Scope): Promise<Attachment[]> {
+  async list(scope: Scope): Promise<readonly Attachment[]> {
     const [kind, scopeId] =
       'pipelineId' in scope ? ['pipeline', scope.pipelineId] : ['conversation', scope.conversationId];
     const result = await this.#query<PinRow>(
       `SELECT * FROM ${this.#table} WHERE scope_kind = $1 AND scope_id = $2 ORDER BY seq`,
       [kind, scopeId],
     );
-    return result.rows.map((row) => toAttachment(row, this.location));
+    return this.#interned.pinsOf(`${kind}:${scopeId}`, result.rows, this.location);
   }
 
   async listAll(limit: number): Promise<Attachment[]> {

@@ -32,15 +32,17 @@ export function traceTurn(facts: TurnFacts, changes: ChangeTracker): InjectionTr
     startedAt: facts.startedAt,
     durationMs: facts.durationMs,
     budget: facts.budget,
-    entries: mapItems(facts.items, ({ attachment, fate }, index) => {
-      const composed = facts.composition[index];
-      const injected =
-        fate.kind === 'ready' && composed !== undefined && composed.decision.fate !== 'omitted';
-      const change = injected
-        ? changes.observe(history, attachment.server, attachment.uri, fate.converted.sha256)
-        : undefined;
-      return toTraceEntry(attachment, fate, composed, change);
-    }),
+    entries: Object.freeze(
+      mapItems(facts.items, ({ attachment, fate }, index) => {
+        const composed = facts.composition[index];
+        const injected =
+          fate.kind === 'ready' && composed !== undefined && composed.decision.fate !== 'omitted';
+        const change = injected
+          ? changes.observe(history, attachment.server, attachment.uri, fate.converted.sha256)
+          : undefined;
+        return toTraceEntry(attachment, fate, composed, change);
+      }),
+    ),
     ...(facts.instructions && facts.instructions.length > 0 && { instructions: facts.instructions }),
   };
 }

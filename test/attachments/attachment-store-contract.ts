@@ -223,6 +223,47 @@ export function testAttachmentStore(name: string, createStore: () => Promise<Att
       await store.close?.();
     });
 
+    it('lists the same frozen pins while a scope is unchanged, a new pin for one re-pinned', async () => {
+      const store = await createStore();
+      const scope = { pipelineId: 'p' };
+      await store.pin({ scope, server: 's', uri: 'x://a' });
+      await store.pin({ scope, server: 's', template: 'x://{b}', arguments: { b: ['1', '2'] } });
+      const first = await store.list(scope);
+      const [a, b] = first;
+      expect(Object.isFrozen(a)).toBe(true);
+      expect(Object.isFrozen(b)).toBe(true);
+      expect(Object.isFrozen((b as { arguments: object }).arguments)).toBe(true);
+      expect(await store.list(scope)).toBe(first);
+      // Another scope's pin leaves this scope's list as it was.
+      await store.pin({ scope: { conversationId: 'c' }, server: 's', uri: 'x://a' });
+      expect(await store.list(scope)).toBe(first);
+
+      await store.pin({ scope, server: 's', uri: 'x://a', priority: 5 });
+      const second = await store.list(scope);
+      expect(second).not.toBe(first);
+      expect(second[0]).not.toBe(a);
+      expect(second[0]).toMatchObject({ id: a?.id, priority: 5 });
+      expect(second[1]).toBe(b);
+      expect(first[0]).toBe(a);
+      expect(a).not.toHaveProperty('priority');
+      await store.close?.();
+    });
+
+    it('returns lists the caller cannot change the store through (copies, or frozen arrays)', async () => {
+      const store = await createStore();
+      await store.pin({ scope: { pipelineId: 'p' }, server: 's', uri: 'x://a' });
+      const listed = await store.list({ pipelineId: 'p' });
+      try {
+        (listed as unknown[]).length = 0;
+      } catch (error) {
+        expect(error).toBeInstanceOf(TypeError);
+      }
+      expect(
+        (await store.list({ pipelineId: 'p' })).map((pin) => ('uri' in pin ? pin.uri : pin.template)),
+      ).toEqual(['x://a']);
+      await store.close?.();
+    });
+
     it.each([
       [{ scope: {}, server: 's', uri: 'x://a' }, 'pin.scope'],
       [{ scope: { pipelineId: 'p' }, server: '', uri: 'x://a' }, 'pin.server'],

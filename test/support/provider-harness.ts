@@ -1,5 +1,6 @@
 import { onTestFinished } from 'vitest';
 import { type GitNexusFixtureOptions, startGitNexusFixture } from '../../fixtures/index.js';
+import type { AttachmentStore } from '../../src/attachments/attachment-store.js';
 import { MemoryAttachmentStore } from '../../src/attachments/memory-attachment-store.js';
 import { createTiktokenTokenizer } from '../../src/budget/tiktoken-tokenizer.js';
 import { McpServerRegistry, type McpServerRegistryOptions } from '../../src/mcp/mcp-server-registry.js';
@@ -26,6 +27,8 @@ export async function startProviderHarness(
     /** Replaces the default policy (pipeline `support` bound to every server). */
     policy?: AccessPolicyOptions;
     provider?: Partial<Omit<ResourceContextProviderOptions, 'servers' | 'attachments' | 'policy'>>;
+    /** Replaces the memory store (closing it stays the caller's). */
+    attachments?: AttachmentStore;
   } = {},
 ) {
   const fixture = await startGitNexusFixture({ transport, ...options.fixture });
@@ -33,7 +36,7 @@ export async function startProviderHarness(
     mcpServers: { gitnexus: fixture.serverConfig, ...options.extraServers },
     ...options.registry,
   });
-  const attachments = new MemoryAttachmentStore();
+  const attachments = options.attachments ?? new MemoryAttachmentStore();
   const policy = new AccessPolicy(
     options.policy ?? {
       bindings: { support: { servers: ['gitnexus', ...Object.keys(options.extraServers ?? {})] } },

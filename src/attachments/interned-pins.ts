@@ -1,0 +1,100 @@
+import { LRUCache } from 'lru-cache';
+import { boundedByCount } from '../options/bounded-by-count.js';
+import type { Attachment } from '../types.js';
+import { deepFreeze } from './deep-freeze.js';
+import { type PinRow, toAttachment } from './sqlite-pin-row.js';
+
+/** One scope's pins as last listed: the rows they were built from, and the frozen pins. */
+interface Listed {
+  readonly rows: readonly PinRow[];
+  readonly pins: readonly Attachment[];
+  /** The store's own mark of what it had seen when it listed them (see `known`), if it has one. */
+  readonly stamp: number | undefined;
+}
+
+// Every column a pin is built from (`seq` orders the rows, and the order is compared as such).
+const pinColumns = [
+  'id',
+  'scope_kind',
+  'scope_id',
+  'server',
+  'target_uri',
+  'uri',
+  'template',
+  'arguments_json',
+  'priority',
+  'max_tokens',
+  'added_at',
+  'ignore_audience',
+  'skill',
+] as const satisfies readonly (keyof PinRow)[];
+
+/**
+ * Pins of the row stores (SQLite, PostgreSQL) as the memory store hands them out: deep-frozen,
+ * one object per pin while its row is unchanged, and one array per scope while none of its rows
+ * changed. A store queries its table on every list (another process or replica may have pinned),
+ * and a turn then tells unchanged pins by identity: their resolution is reused, and a turn that
+ * repeats the last one can be answered again unrun (see the provider's kept turns). A row that
+ * changed in any column (a re-pin updates in place) builds a new pin. At most `maxScopes`
+ * scopes are remembered, least recently listed dropped first (an empty scope too: a host's
+ * conversations usually have no pins of their own).
+ */
+export class InternedPins {
+  readonly #scopes: LRUCache<string, Listed>;
+
+  constructor(maxScopes = 10_000) {
+    this.#scopes = new LRUCache(boundedByCount(maxScopes));
+  }
+
+  /**
+   * The scope's pins as last listed, when they were listed under the same `stamp`: a store that
+   * can tell that nothing was written since (SQLite's data_version) answers them without a query.
+   */
+  known(scope: string, stamp: number): readonly Attachment[] | undefined {
+    const last = this.#scopes.get(scope);
+    return last?.stamp === stamp ? last.pins : undefined;
+  }
+
+  /**
+   * The pins of `rows`, one scope's in order, reusing the last list's where rows are unchanged;
+   * `stamp` is the store's mark for `known`.
+   */
+  pinsOf(scope: string, rows: readonly PinRow[], location: string, stamp?: number): readonly Attachment[] {
+    const last = this.#scopes.get(scope);
+    if (last && sameRows(last.rows, rows)) {
+      if (last.stamp !== stamp) this.#scopes.set(scope, { ...last, stamp });
+      return last.pins;
+    }
+    const lastById = new Map<string, number>();
+    if (last)
+      for (let index = 0; index < last.rows.length; index++) lastById.set(last.rows[index]?.id ?? '', index);
+    const pins =
+      rows.length === 0
+        ? noPins
+        : Object.freeze(
+            rows.map((row) => {
+              const index = lastById.get(row.id);
+              const kept = last && index !== undefined && sameRow(last.rows[index] as PinRow, row);
+              return kept ? (last.pins[index] as Attachment) : deepFreeze(toAttachment(row, location));
+            }),
+          );
+    this.#scopes.set(scope, { rows, pins, stamp });
+    return pins;
+  }
+}
+
+// --- Internal helpers ---
+
+const noPins: readonly Attachment[] = Object.freeze([]);
+
+function sameRows(a: readonly PinRow[], b: readonly PinRow[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let index = 0; index < a.length; index++)
+    if (!sameRow(a[index] as PinRow, b[index] as PinRow)) return false;
+  return true;
+}
+
+function sameRow(a: PinRow, b: PinRow): boolean {
+  for (const column of pinColumns) if (a[column] !== b[column]) return false;
+  return true;
+}
