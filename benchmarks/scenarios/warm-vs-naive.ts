@@ -1,4 +1,8 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createTiktokenTokenizer, type McpServerConfigInput, type Tokenizer } from '../../src/index.js';
+import { SqliteAttachmentStore } from '../../src/sqlite.js';
 import { createBenchProvider } from '../support/bench-provider.js';
 import { startBulkHttpServer } from '../support/bulk-http-server.js';
 import { startBulkServer } from '../support/bulk-server.js';
@@ -108,6 +112,8 @@ export async function run(options: { quick: boolean }): Promise<Figures> {
         await warm.close();
       }
     }
+    // The same warm turn with its 100 pins in a SQLite file: what a host keeping pins on disk pays.
+    figures.warmSqliteMs = round(await warmSqliteMs(inProcess.serverConfig, inProcess.uris), 3);
     // The same tail of turns that run every step (no kept turns): what a turn costs when it must
     // look at every attachment (a pin store that builds new pins per turn, telemetry on). Reported.
     const everyStep = await provider(inProcess.serverConfig, inProcess.uris, 50_000, true, undefined, false);
@@ -334,6 +340,32 @@ async function steadyTail(
   return { typical: medianWindow(work), work, fixed, machine: medianWindow(fixed) };
 }
 
+/** The median warm turn (15 after 2 unmeasured) of 100 pins kept in a SQLite file, 8k budget. */
+async function warmSqliteMs(serverConfig: McpServerConfigInput, uris: readonly string[]): Promise<number> {
+  const directory = mkdtempSync(join(tmpdir(), 'mcp-context-bench-'));
+  const attachments = new SqliteAttachmentStore(join(directory, 'pins.db'));
+  const tokenizer = createTiktokenTokenizer();
+  const bench = await createBenchProvider({
+    serverConfig,
+    uris,
+    tokenizer,
+    maxTokens: 8_000,
+    cache: { maxBytes: 2 * uris.length * (resourceBytes + 1024) },
+    attachments,
+  });
+  try {
+    const turn = { pipelineId: 'bench' };
+    await bench.provider.provide(turn);
+    collectGarbage();
+    return await medianMs(() => bench.provider.provide(turn), 15, 2);
+  } finally {
+    await bench.close();
+    await attachments.close();
+    tokenizer.dispose();
+    rmSync(directory, { recursive: true, force: true });
+  }
+}
+
 /** The same tokenizer without bounded encoding: every body is encoded in full, as a naive host would. */
 function withoutBoundedEncoding(tokenizer: Tokenizer): Tokenizer {
   return {
@@ -355,6 +387,7 @@ export const readme: ReadmeRow = {
     `stays warm across its turns: ${figures['ratioLibraryTokenizer@8k'] ?? '–'}× / ${figures['ratioLibraryTokenizer@50k'] ?? '–'}× / ` +
     `${figures['ratioLibraryTokenizer@200k'] ?? '–'}× in-process, ${figures['naiveLibraryTokenizerMs@8k'] ?? '–'} ms a turn at 8k); ` +
     `${figures['warmUsPerAttachment@10']} / ${figures['warmUsPerAttachment@100']} / ${figures['warmUsPerAttachment@1000'] ?? '–'} µs per attachment at 10/100/1000 pins; ` +
+    `${figures.warmSqliteMs ?? '–'} ms per warm turn with the 100 pins in a SQLite file; ` +
     `200k turn ${figures.warm200kOver8k}× the 8k one (median of ${figures.growthWindows ?? 1} windows of interleaved turns, ` +
     `${figures.warm200kOver8kLowest ?? '–'}–${figures.warm200kOver8kHighest ?? '–'}; 8k against a second 8k provider: ` +
     `${figures.warm8kOver8k ?? '–'}, ${figures.warm8kOver8kLowest ?? '–'}–${figures.warm8kOver8kHighest ?? '–'}); p50 ${figures.warmP50Ms} ms, p99 ${figures.warmP99Ms} ms ` +

@@ -1,5 +1,6 @@
 import {
   AccessPolicy,
+  type AttachmentStore,
   type ContentCacheOptions,
   type McpServerConfigInput,
   McpServerRegistry,
@@ -20,12 +21,14 @@ export async function createBenchProvider(options: {
   telemetry?: Telemetry;
   /** `false`: every turn runs every step (see the provider's `keptTurns`). */
   keptTurns?: false;
+  /** Where the pins are kept (the bench pins `uris` in it); a memory store by default. */
+  attachments?: AttachmentStore;
 }) {
   const servers = new McpServerRegistry({
     mcpServers: { bulk: options.serverConfig },
     ...(options.telemetry && { telemetry: options.telemetry }),
   });
-  const attachments = new MemoryAttachmentStore();
+  const attachments = options.attachments ?? new MemoryAttachmentStore();
   for (const uri of options.uris)
     await attachments.pin({ scope: { pipelineId: 'bench' }, server: 'bulk', uri });
   const provider = new ResourceContextProvider({
