@@ -5,6 +5,7 @@ import type { CachedContent, ContentCache } from '../cache/content-cache.js';
 import type { ListingIndex } from '../cache/listing-index.js';
 import type { Principal } from '../policy/access-request.js';
 import type { ChangeTracker, History } from '../trace/change-tracker.js';
+import { historyKeyOf } from '../trace/history-key.js';
 import type { ContextBlock, ModelCapabilities, TraceEntry, Turn } from '../types.js';
 import type { HeldTargets } from './keep-subscribed.js';
 import type { TurnItem } from './turn-item.js';
@@ -113,7 +114,7 @@ export class KeptTurns {
     for (const server of held.listedServers) this.#listings.keepFresh(server, actor);
     if (held.listingGeneration !== this.#listings.generation) return undefined;
     if (held.history) {
-      const history = this.#changes.historyOf(historyOf(turn));
+      const history = this.#changes.historyOf(historyKeyOf(turn));
       if (history !== held.history || history.changes !== held.historyChanges) return undefined;
     }
     // Each content is looked at only when some entry of the cache was retired since: a kept
@@ -146,7 +147,7 @@ export class KeptTurns {
     // The history its trace compared with: none for a turn that injected nothing (that turn made
     // none, and a kept one must not make one either: the tracker's bound would let real
     // conversations go for turns of nothing).
-    const history = injectedAny(outcome.entries) ? this.#changes.historyOf(historyOf(turn)) : undefined;
+    const history = injectedAny(outcome.entries) ? this.#changes.historyOf(historyKeyOf(turn)) : undefined;
     const previous = this.#turns.get(key);
     const confirmed =
       previous !== undefined &&
@@ -254,11 +255,6 @@ function listedServersOf(listable: ReadonlyMap<string, boolean>): string[] {
 function injectedAny(entries: readonly TraceEntry[]): boolean {
   for (const entry of entries) if (entry.change !== undefined) return true;
   return false;
-}
-
-/** The change history a turn's trace compares with (see traceTurn). */
-function historyOf(turn: Turn): string {
-  return turn.conversationId ?? `pipeline:${turn.pipelineId}`;
 }
 
 function sameItems<Item>(kept: readonly Item[], now: readonly Item[]): boolean {

@@ -2,6 +2,7 @@ import { mapItems } from '../map-items.js';
 import type { InjectionTrace } from '../types.js';
 import type { AttachmentFate, ComposedFacts, TracedAttachment } from './attachment-fate.js';
 import type { ChangeTracker } from './change-tracker.js';
+import { historyKeyOf } from './history-key.js';
 import { toTraceEntry } from './to-trace-entry.js';
 
 /** One attachment of the turn, with its fate. */
@@ -24,7 +25,7 @@ export type TurnFacts = Omit<InjectionTrace, 'entries'> & {
  * or the pipeline for turns without one — to say what changed.
  */
 export function traceTurn(facts: TurnFacts, changes: ChangeTracker): InjectionTrace {
-  const history = facts.conversationId ?? `pipeline:${facts.pipelineId}`;
+  const history = historyKeyOf(facts);
   return {
     turnId: facts.turnId,
     pipelineId: facts.pipelineId,
