@@ -16,6 +16,11 @@ export interface Freshness {
   readonly subscriptions: PinSubscriptions;
   /** Listings, for the annotations only they carry (priority ranks equal attachments). */
   readonly listings: ListingIndex;
+  /**
+   * Sessions opened so far (any server, any principal): a server's `initialize` instructions can
+   * only change with a new session, so a turn that injected them holds while this stands.
+   */
+  sessionsOpened(): number;
   /** Unwires everything this set up (a shared ContentCache itself stays usable). */
   dispose(): void;
 }
@@ -42,6 +47,11 @@ export function createFreshness(
   cache.on('cache-invalidated', onInvalidated);
   cache.on('resource-read', onRead);
   const unwire = invalidateOnNotifications(servers, cache);
+  let sessionsOpened = 0;
+  const onOpened = () => {
+    sessionsOpened++;
+  };
+  servers.on('session-opened', onOpened);
   const listings = new ListingIndex(servers, {
     ttlMs: cache.ttlMs,
     timeoutMs: listingTimeoutMs,
@@ -52,8 +62,10 @@ export function createFreshness(
     derived: new DerivedCache({ maxBytes: cache.derivedMaxBytes }),
     subscriptions,
     listings,
+    sessionsOpened: () => sessionsOpened,
     dispose: () => {
       unwire();
+      servers.off('session-opened', onOpened);
       listings.dispose();
       subscriptions.dispose();
       cache.off('cache-invalidated', onInvalidated);

@@ -6,7 +6,7 @@ import type { ListingIndex } from '../cache/listing-index.js';
 import type { Principal } from '../policy/access-request.js';
 import type { ChangeTracker, History } from '../trace/change-tracker.js';
 import { historyKeyOf } from '../trace/history-key.js';
-import type { ContextBlock, ModelCapabilities, TraceEntry, Turn } from '../types.js';
+import type { ContextBlock, InstructionsEntry, ModelCapabilities, TraceEntry, Turn } from '../types.js';
 import type { HeldTargets } from './keep-subscribed.js';
 import type { TurnItem } from './turn-item.js';
 
@@ -33,6 +33,12 @@ export interface KeptTurn {
   readonly usedTokens: number;
   readonly blocks: readonly ContextBlock[];
   readonly entries: readonly TraceEntry[];
+  /**
+   * The servers' instructions the turn placed (the trace's `instructions`), and the sessions
+   * opened when it started (see Freshness.sessionsOpened); none without server instructions.
+   */
+  readonly instructions?: readonly InstructionsEntry[];
+  readonly sessionsOpened?: number;
 }
 
 /** What the provider's full turn learned, offered to be kept. */
@@ -78,9 +84,16 @@ export class KeptTurns {
   readonly #cache: ContentCache;
   readonly #listings: ListingIndex;
   readonly #changes: ChangeTracker;
+  readonly #sessionsOpened: () => number;
 
   constructor(
-    parts: { cache: ContentCache; listings: ListingIndex; changes: ChangeTracker },
+    parts: {
+      cache: ContentCache;
+      listings: ListingIndex;
+      changes: ChangeTracker;
+      /** Sessions opened so far (see Freshness.sessionsOpened). */
+      sessionsOpened: () => number;
+    },
     bounds: KeptTurnBounds,
   ) {
     // Bounded by count and by bytes: a kept turn holds its blocks, which the derived cache may
@@ -89,6 +102,7 @@ export class KeptTurns {
     this.#cache = parts.cache;
     this.#listings = parts.listings;
     this.#changes = parts.changes;
+    this.#sessionsOpened = parts.sessionsOpened;
   }
 
   /** Turns held (confirmed or not). */
@@ -113,6 +127,8 @@ export class KeptTurns {
     // As the full turn's lookups would: a listing past its TTL is refreshed in the background.
     for (const server of held.listedServers) this.#listings.keepFresh(server, actor);
     if (held.listingGeneration !== this.#listings.generation) return undefined;
+    // A new session may have brought other instructions.
+    if (held.sessionsOpened !== undefined && held.sessionsOpened !== this.#sessionsOpened()) return undefined;
     if (held.history) {
       const history = this.#changes.historyOf(historyKeyOf(turn));
       if (history !== held.history || history.changes !== held.historyChanges) return undefined;
@@ -136,7 +152,11 @@ export class KeptTurns {
   offer(turn: Turn, actor: Principal, outcome: TurnOutcome): void {
     if (!mayKeep(turn) || turn.signal?.aborted) return;
     const key = keyOf(turn, actor);
-    if (!answeredAtOnce(outcome) || outcome.listingGeneration !== this.#listings.generation) {
+    if (
+      !answeredAtOnce(outcome) ||
+      outcome.listingGeneration !== this.#listings.generation ||
+      !instructionsHold(outcome, this.#sessionsOpened())
+    ) {
       this.#turns.delete(key);
       return;
     }
@@ -160,6 +180,8 @@ export class KeptTurns {
       previous.usedTokens === outcome.usedTokens &&
       sameItems(previous.resolved, outcome.resolved) &&
       sameItems(previous.contents, outcome.contents) &&
+      previous.sessionsOpened === outcome.sessionsOpened &&
+      isDeepStrictEqual(previous.instructions, outcome.instructions) &&
       isDeepStrictEqual(previous.blocks, outcome.blocks) &&
       isDeepStrictEqual(previous.entries, outcome.entries);
     this.#turns.set(key, {
@@ -177,6 +199,8 @@ export class KeptTurns {
       // Frozen arrays (every turn's are), answered again as they are.
       blocks: outcome.blocks,
       entries: outcome.entries,
+      ...(outcome.instructions && { instructions: outcome.instructions }),
+      ...(outcome.sessionsOpened !== undefined && { sessionsOpened: outcome.sessionsOpened }),
       keptAt: Date.now(),
       freshUntil: freshUntilOf(outcome.contents, this.#cache.ttlMs),
       retirements: this.#cache.retirements,
@@ -234,6 +258,16 @@ function answeredAtOnce(outcome: TurnOutcome): boolean {
   }
   for (const resolved of outcome.resolved) if (!Object.isFrozen(resolved)) return false;
   return ready === outcome.contents.length;
+}
+
+/**
+ * A turn's server instructions may be answered again: every server's fetched without error, and
+ * no session opened since the turn started (none is, for a turn without instructions).
+ */
+function instructionsHold(outcome: TurnOutcome, sessionsOpened: number): boolean {
+  if (outcome.sessionsOpened === undefined) return true;
+  if (outcome.sessionsOpened !== sessionsOpened) return false;
+  return !outcome.instructions?.some((entry) => entry.status === 'error');
 }
 
 /** Whose turn it is: every part length-prefixed, so no two actors share a key. */

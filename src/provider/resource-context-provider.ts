@@ -71,7 +71,7 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
   readonly #freshness: Freshness | undefined;
   readonly #changes = new ChangeTracker();
   readonly #telemetry: Telemetry | undefined;
-  /** Turns answered again while nothing they depend on changed; absent with instructions or no cache. */
+  /** Turns answered again while nothing they depend on changed; absent without a cache or with a policy not the library's. */
   readonly #kept: KeptTurns | undefined;
 
   constructor(options: ResourceContextProviderOptions) {
@@ -97,17 +97,19 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
         (this.emit as (name: string, ...payload: unknown[]) => boolean)(name, ...payload);
       });
     }
-    // A kept turn asks no server for its instructions, and its authorization is the last full
-    // turn's: only the library's own (immutable) policy's. (Nor is one answered to a turn that
-    // telemetry records: that turn's spans are made by running it.)
+    // A kept turn's authorization is the last full turn's: only the library's own (immutable)
+    // policy's. (Nor is one answered to a turn that telemetry records: that turn's spans are
+    // made by running it.)
     if (
       parsed.keptTurns &&
       this.#freshness &&
-      this.#instructionsMaxTokens === undefined &&
       Object.getPrototypeOf(this.#policy) === AccessPolicy.prototype
     ) {
-      const { cache, listings } = this.#freshness;
-      this.#kept = new KeptTurns({ cache, listings, changes: this.#changes }, parsed.keptTurns);
+      const { cache, listings, sessionsOpened } = this.#freshness;
+      this.#kept = new KeptTurns(
+        { cache, listings, changes: this.#changes, sessionsOpened },
+        parsed.keptTurns,
+      );
     }
   }
 
@@ -255,6 +257,9 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
     };
     // What the listings answer as this turn consults them (before any read can wait).
     const listingGeneration = this.#freshness?.listings.generation ?? 0;
+    // And the sessions its server instructions may come from, when it places them.
+    const sessionsOpened =
+      this.#instructionsMaxTokens === undefined ? undefined : this.#freshness?.sessionsOpened();
     const fetchOne = (index: number) =>
       this.#fetch(resolved[index] as ResolvedAttachment, accesses[index] as Access, turnContext);
     const fetched = await untilTurnEnds(
@@ -340,6 +345,8 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
       usedTokens: context.usedTokens,
       blocks,
       entries: trace.entries,
+      ...(trace.instructions && { instructions: trace.instructions }),
+      ...(sessionsOpened !== undefined && { sessionsOpened }),
     });
     this.emit('injected', trace, blocks);
     return { blocks, trace };
@@ -357,6 +364,7 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
       durationMs: performance.now() - started,
       budget: { maxTokens: kept.maxTokens, usedTokens: kept.usedTokens },
       entries: kept.entries,
+      ...(kept.instructions && { instructions: kept.instructions }),
     };
     this.emit('injected', trace, kept.blocks);
     return { blocks: kept.blocks, trace };

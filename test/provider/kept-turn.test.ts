@@ -271,12 +271,34 @@ describe('a kept turn', () => {
     expect((await ran(turn)).ran).toBe(false);
   });
 
-  it('is not made with server instructions, nor for a turn with a budget of its own', async () => {
-    const { ran } = await keptHarness({ provider: { serverInstructions: { maxTokens: 256 } } });
+  it('is made with server instructions, answered with the same section and trace, until any session opens', async () => {
+    const workspace = await startWorkspaceFixture({ transport: 'memory' });
+    onTestFinished(() => workspace.close());
+    const { ran, servers } = await keptHarness({
+      fixture: { instructions: 'Read gitnexus://repos before anything else.' },
+      extraServers: { workspace: workspace.serverConfig },
+      provider: { serverInstructions: { maxTokens: 256 } },
+    });
     const turn = { pipelineId: 'support' };
-    for (let index = 0; index < 3; index++) await ran(turn);
-    expect((await ran(turn)).ran).toBe(true);
+    const runs = [await ran(turn), await ran(turn), await ran(turn), await ran(turn)];
+    expect(runs.map((run) => run.ran)).toEqual([true, true, true, false]);
+    const [, , third, kept] = runs;
+    expect(kept?.result.blocks).toBe(third?.result.blocks);
+    expect(kept?.result.blocks.some((block) => block.kind === 'instructions')).toBe(true);
+    expect(kept?.result.trace.instructions).toEqual([
+      expect.objectContaining({ server: 'gitnexus', status: 'included' }),
+    ]);
+    expect(kept?.result.trace.instructions).toEqual(third?.result.trace.instructions);
 
+    // A session opened (here another server's, first used now): it may have brought other
+    // instructions, so the next turn runs; two more alike are kept again.
+    await servers.getInstructions('workspace');
+    expect((await ran(turn)).ran).toBe(true);
+    expect((await ran(turn)).ran).toBe(true);
+    expect((await ran(turn)).ran).toBe(false);
+  });
+
+  it('is not made for a turn with a budget of its own', async () => {
     const plain = await keptHarness();
     const withBudget = { pipelineId: 'support', budget: { maxTokens: 3000 } };
     for (let index = 0; index < 3; index++) await plain.ran(withBudget);
