@@ -27,7 +27,7 @@ import { verifySkillFile } from '../skills/verify-skill-file.js';
 import { ChangeTracker } from '../trace/change-tracker.js';
 import { isoNow } from '../trace/iso-now.js';
 import { randomTurnId } from '../trace/random-turn-id.js';
-import { inStartedSpan, type Telemetry } from '../trace/telemetry.js';
+import { inStartedSpan, type Telemetry, type TelemetrySpan } from '../trace/telemetry.js';
 import { traceTurn } from '../trace/trace-turn.js';
 import { TurnSpans, turnAttributes } from '../trace/turn-spans.js';
 import type { ContextBlock, InjectionTrace, ProvideResult, Turn } from '../types.js';
@@ -160,23 +160,20 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
   }
 
   provide(turn: Turn): Promise<ProvideResult> {
-    // Not async itself: a turn without telemetry is #provide's promise, not one wrapping it.
+    // Not async itself: a turn that no tracer records is #provide's promise, not one wrapping it.
     const telemetry = this.#telemetry;
-    return telemetry ? this.#provideRecorded(turn, telemetry) : this.#provide(turn, TurnSpans.unrecorded);
-  }
-
-  // A turn with telemetry: its span (when a tracer records it) and its metrics.
-  async #provideRecorded(turn: Turn, telemetry: Telemetry): Promise<ProvideResult> {
-    const span = telemetry.startSpan('mcp-context turn', turnAttributes(turn));
-    // A turn nobody records (no tracer registered, not sampled) makes no step spans either, and
-    // runs outside any span: only its metrics are recorded.
-    if (!span) {
-      const result = await this.#provide(turn, TurnSpans.unrecorded);
-      telemetry.recordTurn(result.trace);
-      return result;
+    let span: TelemetrySpan | undefined;
+    try {
+      span = telemetry?.startSpan('mcp-context turn', turnAttributes(turn));
+    } catch (error) {
+      // A host's telemetry that throws fails the turn as a rejection, as any other failure does.
+      return Promise.reject(error);
     }
+    // A turn nobody records (no telemetry, no tracer registered, not sampled) makes no step spans
+    // either, and runs outside any span: only its metrics are recorded.
+    if (!span || !telemetry) return this.#provide(turn, TurnSpans.unrecorded, telemetry);
     return inStartedSpan(telemetry, span, async () => {
-      const result = await this.#provide(turn, new TurnSpans(telemetry));
+      const result = await this.#provide(turn, new TurnSpans(telemetry), telemetry);
       const { trace } = result;
       span.setAttributes({
         'mcp_context.turn.id': trace.turnId,
@@ -184,15 +181,14 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
         'mcp_context.budget.used_tokens': trace.budget.usedTokens,
         'mcp_context.attachments': trace.entries.length,
       });
-      telemetry.recordTurn(trace);
       return result;
     });
   }
 
   // The turn within its deadline, whose timer ends with the turn however the turn ends. Step 1
   // resolves; then either the kept answer or the steps that follow (#steps, whose frame a kept
-  // turn never makes).
-  async #provide(turn: Turn, spans: TurnSpans): Promise<ProvideResult> {
+  // turn never makes). `metrics` records the turn once it is answered.
+  async #provide(turn: Turn, spans: TurnSpans, metrics: Telemetry | undefined): Promise<ProvideResult> {
     const deadline = new TurnDeadline(this.#turnDeadlineMs, turn.signal);
     try {
       const startedAt = isoNow();
@@ -206,8 +202,11 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
       // that telemetry records is run (its steps' spans), and neither answered nor offered as kept.
       const keeping = spans.telemetry ? undefined : this.#kept;
       const kept = keeping?.answer(turn, actor, resolved);
-      if (kept) return this.#answerKept(turn, kept, startedAt, deadline.started);
-      return await this.#steps({ turn, spans, deadline, startedAt, actor, budget, resolved, keeping });
+      const result = kept
+        ? this.#answerKept(turn, kept, startedAt, deadline.started)
+        : await this.#steps({ turn, spans, deadline, startedAt, actor, budget, resolved, keeping });
+      metrics?.recordTurn(result.trace);
+      return result;
     } finally {
       deadline.end();
     }

@@ -157,4 +157,26 @@ describe('a turn reported to telemetry', () => {
     ]);
     expect(blocks.map((block) => block.kind)).toEqual(['preamble', 'resource']);
   });
+
+  it('a turn whose telemetry throws fails as a rejection (provide never throws synchronously), and records nothing', async () => {
+    const recording = recordingTelemetry();
+    const failure = new Error('tracer broke');
+    const { provider, attachments } = await startProviderHarness('memory', {
+      provider: {
+        telemetry: {
+          ...recording.telemetry,
+          startSpan: () => {
+            throw failure;
+          },
+        },
+      },
+    });
+    await attachments.pin({ scope: { pipelineId: 'support' }, server: 'gitnexus', uri: repos });
+    let answered: Promise<unknown> | undefined;
+    expect(() => {
+      answered = provider.provide({ pipelineId: 'support' });
+    }).not.toThrow();
+    await expect(answered).rejects.toBe(failure);
+    expect(recording.turns).toEqual([]);
+  });
 });
