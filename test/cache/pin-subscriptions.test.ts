@@ -67,6 +67,26 @@ describe('PinSubscriptions', () => {
     expect(subscriptions.reconcile('pipeline:p', emptied)).toBe(emptied);
   });
 
+  it('a scope emptied and then given its pins again subscribes them again', async () => {
+    const { server, subscriptions } = await start();
+    subscriptions.reconcile('pipeline:p', [a]);
+    await subscriptions.settled();
+    expect(subscriptions.reconcile('pipeline:p', [])).toEqual([]);
+    await subscriptions.settled();
+    expect(subscriptions.subscribed).toEqual([]);
+
+    // The emptied scope holds nothing: its old pins are new to it again.
+    const again = subscriptions.reconcile('pipeline:p', [{ ...a }]);
+    expect(again).toEqual([a]);
+    await subscriptions.settled();
+    expect(subscriptions.subscribed).toEqual([a]);
+    expect(server.subscriptionRequests()).toEqual([
+      'subscribe doc://a',
+      'unsubscribe doc://a',
+      'subscribe doc://a',
+    ]);
+  });
+
   it('the same targets again send nothing; a changed target (same count) moves the subscription', async () => {
     const { server, subscriptions } = await start();
     subscriptions.reconcile('pipeline:p', [a]);
