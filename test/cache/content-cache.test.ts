@@ -301,6 +301,33 @@ describe('ContentCache.stillFresh and countHits (a kept turn’s checks)', () =>
     expect(cache.stillFresh([a])).toBe(false);
   });
 
+  it('retirements counts each copy retired (invalidated, replaced, evicted, cleared) or marked stale, and nothing else', async () => {
+    const { cache } = await held();
+    expect(cache.retirements).toBe(0);
+    // Reads, peeks and hits retire nothing.
+    await cache.read({ server: 's', uri: 'x://a' }, async () => body('a'));
+    cache.peek({ server: 's', uri: 'x://b' });
+    expect(cache.retirements).toBe(0);
+    cache.invalidateResource('s', 'x://b');
+    expect(cache.retirements).toBe(1);
+    // A bypass replaces x://a's copy.
+    await cache.read({ server: 's', uri: 'x://a', bypass: true }, async () => body('a2'));
+    expect(cache.retirements).toBe(2);
+    // Marked stale once: a copy already stale is not counted again.
+    cache.markServerStale('s');
+    expect(cache.retirements).toBe(3);
+    cache.markServerStale('s');
+    expect(cache.retirements).toBe(3);
+    cache.clear();
+    expect(cache.retirements).toBe(4);
+
+    const small = await held({ maxBytes: 4 * (512 + 64) });
+    for (let index = 0; small.cache.metrics.evictions === 0; index++) {
+      await small.cache.read({ server: 's', uri: `x://c${index}` }, async () => body('c'));
+    }
+    expect(small.cache.retirements).toBe(1);
+  });
+
   it('countHits adds that many hits to the metrics, nothing else', async () => {
     const { cache } = await held();
     const before = cache.metrics;
