@@ -298,6 +298,57 @@ describe('a kept turn', () => {
     expect((await ran(turn)).ran).toBe(false);
   });
 
+  it("is not made while one server's instructions fail, though another's are included: every turn runs and asks again", async () => {
+    const workspace = await startWorkspaceFixture({ transport: 'memory' });
+    onTestFinished(() => workspace.close());
+    const { ran, servers, attachments, provider } = await keptHarness({
+      fixture: { instructions: 'Read gitnexus://repos before anything else.' },
+      extraServers: { workspace: workspace.serverConfig },
+      provider: { serverInstructions: { maxTokens: 256 } },
+    });
+    await attachments.pin({
+      scope: { pipelineId: 'support' },
+      server: 'workspace',
+      uri: 'workspace://guide',
+    });
+    const getInstructions = servers.getInstructions.bind(servers);
+    const asked = vi
+      .spyOn(servers, 'getInstructions')
+      .mockImplementation(async (server, ...rest) =>
+        server === 'workspace'
+          ? Promise.reject(new Error('instructions unavailable'))
+          : getInstructions(server, ...rest),
+      );
+    const turn = { pipelineId: 'support' };
+    // The listings first: the guide's first turn with them frames it anew.
+    await ran(turn);
+    await provider.listingsSettled();
+    const runs = [await ran(turn), await ran(turn), await ran(turn), await ran(turn)];
+    expect(runs.map((run) => run.ran)).toEqual([true, true, true, true]);
+    expect(runs[3]?.result.trace.instructions?.map((entry) => [entry.server, entry.status]).sort()).toEqual([
+      ['gitnexus', 'included'],
+      ['workspace', 'error'],
+    ]);
+    expect(asked.mock.calls.filter(([server]) => server === 'workspace')).toHaveLength(5);
+  });
+
+  it('is made with server instructions on for a turn of no attachments, which places none', async () => {
+    const { provider } = await startProviderHarness('memory', {
+      provider: { serverInstructions: { maxTokens: 256 }, budget: { maxTokens: 4000 } },
+    });
+    const results = [];
+    for (let index = 0; index < 4; index++) results.push(await provider.provide({ pipelineId: 'support' }));
+    expect(results.map((result) => result.trace.instructions)).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    // The fourth is the third's kept answer: its very blocks.
+    expect(results[3]?.blocks).toBe(results[2]?.blocks);
+    expect(provider.metrics?.keptTurns).toBe(1);
+  });
+
   it('is not made for a turn with a budget of its own', async () => {
     const plain = await keptHarness();
     const withBudget = { pipelineId: 'support', budget: { maxTokens: 3000 } };
