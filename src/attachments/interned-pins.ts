@@ -46,6 +46,11 @@ export class InternedPins {
     this.#scopes = new LRUCache(boundedByCount(maxScopes));
   }
 
+  /** The stamp the scope's pins were last listed under, while they are held. */
+  stampOf(scope: string): number | undefined {
+    return this.#scopes.get(scope)?.stamp;
+  }
+
   /**
    * The scope's pins as last listed, when they were listed under the same `stamp`: a store that
    * can tell that nothing was written since (SQLite's data_version) answers them without a query.

@@ -25,6 +25,7 @@ export class PostgresAttachmentStore implements AttachmentStore {
   readonly location: string;
   readonly #pool: pg.Pool;
   readonly #table: string;
+  readonly #versions: string;
   readonly #capFloor: PinCapFloor;
   /** Each scope's pins as last listed: the same frozen objects while their rows are unchanged. */
   readonly #interned = new InternedPins();
@@ -34,6 +35,7 @@ export class PostgresAttachmentStore implements AttachmentStore {
     this.#pool = pool;
     this.#capFloor = capFloor;
     this.#table = `${quoteIdentifier(schema)}.mcp_context_pins`;
+    this.#versions = `${quoteIdentifier(schema)}.mcp_context_scope_versions`;
     this.location = location;
   }
 
@@ -127,11 +129,34 @@ export class PostgresAttachmentStore implements AttachmentStore {
   async list(scope: Scope): Promise<readonly Attachment[]> {
     const [kind, scopeId] =
       'pipelineId' in scope ? ['pipeline', scope.pipelineId] : ['conversation', scope.conversationId];
-    const result = await this.#query<PinRow>(
-      `SELECT * FROM ${this.#table} WHERE scope_kind = $1 AND scope_id = $2 ORDER BY seq`,
-      [kind, scopeId],
+    const key = `${kind}:${scopeId}`;
+    // The version its pins were last listed at, if they are still held.
+    const known = this.#interned.stampOf(key);
+    // One statement, one snapshot: the scope's version, and its pins unless that version is the
+    // one last listed (then a single row, of the version alone).
+    const result = await this.#query<ScopeRow>(
+      `SELECT v.version, p.id, p.scope_kind, p.scope_id, p.server, p.target_uri, p.uri, p.template,
+              p.arguments_json, p.priority, p.max_tokens, p.added_at, p.ignore_audience, p.skill FROM (SELECT $1::text AS kind, $2::text AS id) AS scope
+         LEFT JOIN ${this.#versions} v ON v.scope_kind = scope.kind AND v.scope_id = scope.id
+         LEFT JOIN ${this.#table} p ON p.scope_kind = scope.kind AND p.scope_id = scope.id
+           AND (v.version IS NULL OR v.version IS DISTINCT FROM $3::bigint)
+       ORDER BY p.seq`,
+      [kind, scopeId, known ?? null],
+      // Prepared once per connection: planned once, not on every turn. Its columns are named, so
+      // a later migration that adds one does not change what the prepared statement returns.
+      'mcp_context_list_scope',
     );
-    return this.#interned.pinsOf(`${kind}:${scopeId}`, result.rows, this.location);
+    // BIGINT arrives as a string; a scope never written to has none.
+    const version = result.rows[0]?.version;
+    const stamp = version === null || version === undefined ? undefined : Number(version);
+    if (stamp !== undefined && stamp === known) {
+      const pins = this.#interned.known(key, stamp);
+      if (pins) return pins;
+      // Let go (the bound) while the query ran: asked again, without a version, for the rows.
+      return this.list(scope);
+    }
+    const rows = result.rows.filter((row): row is ScopeRow & PinRow => row.id !== null);
+    return this.#interned.pinsOf(key, rows, this.location, stamp);
   }
 
   async listAll(limit: number): Promise<Attachment[]> {
@@ -152,6 +177,7 @@ export class PostgresAttachmentStore implements AttachmentStore {
   async #query<Row extends pg.QueryResultRow>(
     text: string,
     values: readonly unknown[],
+    name?: string,
   ): Promise<pg.QueryResult<Row>> {
     if (this.#closed) {
       throw new ContextError('STORE_CLOSED', `the pin store ${this.location} is closed`, {
@@ -160,7 +186,11 @@ export class PostgresAttachmentStore implements AttachmentStore {
       });
     }
     try {
-      return await this.#pool.query<Row>(text, values as unknown[]);
+      return await this.#pool.query<Row>({
+        text,
+        values: values as unknown[],
+        ...(name !== undefined && { name }),
+      });
     } catch (error) {
       throw toStoreError(error, this.location);
     }
@@ -191,3 +221,8 @@ function toStoreError(error: unknown, location: string): unknown {
     error,
   );
 }
+
+/** A row of the list query: the scope's version, and one pin's columns (all null for none). */
+type ScopeRow = { readonly version: string | null } & {
+  readonly [Column in keyof PinRow]: PinRow[Column] | null;
+};

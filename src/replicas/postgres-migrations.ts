@@ -31,6 +31,36 @@ export const postgresMigrations: readonly ((schema: string) => string)[] = [
   (schema) => `
     ALTER TABLE ${schema}.mcp_context_pins ADD COLUMN ignore_audience INTEGER, ADD COLUMN skill INTEGER;
   `,
+  // 3: a version per scope, raised by a trigger on every write to its pins (by any replica, of
+  // any library version): a list whose scope kept the version it last read answers no rows.
+  (schema) => `
+    CREATE TABLE ${schema}.mcp_context_scope_versions (
+      scope_kind TEXT NOT NULL,
+      scope_id TEXT NOT NULL,
+      version BIGINT NOT NULL,
+      PRIMARY KEY (scope_kind, scope_id)
+    );
+    INSERT INTO ${schema}.mcp_context_scope_versions (scope_kind, scope_id, version)
+      SELECT DISTINCT scope_kind, scope_id, 1 FROM ${schema}.mcp_context_pins;
+    CREATE FUNCTION ${schema}.mcp_context_raise_scope_version() RETURNS trigger LANGUAGE plpgsql AS $raise$
+    BEGIN
+      IF TG_OP <> 'INSERT' THEN
+        INSERT INTO ${schema}.mcp_context_scope_versions AS current (scope_kind, scope_id, version)
+          VALUES (OLD.scope_kind, OLD.scope_id, 1)
+          ON CONFLICT (scope_kind, scope_id) DO UPDATE SET version = current.version + 1;
+      END IF;
+      IF TG_OP <> 'DELETE' THEN
+        INSERT INTO ${schema}.mcp_context_scope_versions AS current (scope_kind, scope_id, version)
+          VALUES (NEW.scope_kind, NEW.scope_id, 1)
+          ON CONFLICT (scope_kind, scope_id) DO UPDATE SET version = current.version + 1;
+      END IF;
+      RETURN NULL;
+    END
+    $raise$;
+    CREATE TRIGGER mcp_context_pins_raise_scope_version
+      AFTER INSERT OR UPDATE OR DELETE ON ${schema}.mcp_context_pins
+      FOR EACH ROW EXECUTE FUNCTION ${schema}.mcp_context_raise_scope_version();
+  `,
 ];
 
 /**

@@ -80,9 +80,12 @@ describe('InternedPins', () => {
     expect(interned.pinsOf('pipeline:p', [row('a')], 'db', 2)).toBe(first);
     expect(interned.known('pipeline:p', 2)).toBe(first);
     expect(interned.known('pipeline:p', 1)).toBeUndefined();
+    expect(interned.stampOf('pipeline:p')).toBe(2);
+    expect(interned.stampOf('pipeline:q')).toBeUndefined();
     // Listed without a stamp (a store that cannot tell): never known.
     interned.pinsOf('pipeline:p', [row('a')], 'db');
     expect(interned.known('pipeline:p', 2)).toBeUndefined();
+    expect(interned.stampOf('pipeline:p')).toBeUndefined();
   });
 
   it('remembers at most maxScopes scopes, the least recently listed dropped first', () => {

@@ -58,7 +58,56 @@ describe('PostgresAttachmentStore', () => {
     const schema = await freshSchema();
     await openStore({ schema });
     const { rows } = await sql(`SELECT application, version FROM "${schema}".mcp_context_schema`);
-    expect(rows).toEqual([{ application: 'mcp-resource-context', version: 2 }]);
+    expect(rows).toEqual([{ application: 'mcp-resource-context', version: 3 }]);
+  });
+
+  it("another replica's pin, re-pin and unpin are seen by the next list; an unchanged scope answers the same list", async () => {
+    const schema = await freshSchema();
+    const mine = await openStore({ schema });
+    const theirs = await openStore({ schema });
+    const scope = { pipelineId: 'support' };
+    await mine.pin({ scope, server: 's', uri: 'x://a' });
+    const first = await mine.list(scope);
+    expect(await mine.list(scope)).toBe(first);
+
+    await theirs.pin({ scope, server: 's', uri: 'x://a', priority: 4 });
+    const repinned = await mine.list(scope);
+    expect(repinned).not.toBe(first);
+    expect(repinned).toEqual([expect.objectContaining({ id: first[0]?.id, priority: 4 })]);
+    const added = await theirs.pin({ scope, server: 's', uri: 'x://b' });
+    const both = await mine.list(scope);
+    expect(both.map((pin) => pin.id)).toEqual([first[0]?.id, added.id]);
+    expect(both[0]).toBe(repinned[0]);
+    expect(await theirs.unpin(added.id)).toBe(true);
+    expect((await mine.list(scope)).map((pin) => pin.id)).toEqual([first[0]?.id]);
+    expect(await theirs.unpin(first[0]?.id ?? '')).toBe(true);
+    expect(await mine.list(scope)).toEqual([]);
+    expect(await mine.list({ conversationId: 'never-pinned' })).toEqual([]);
+  });
+
+  it('migrates a version-2 schema with pins: scope versions filled in, and a write of an older replica (SQL on the pins table) seen', async () => {
+    const schema = await freshSchema();
+    const store = await openStore({ schema });
+    const scope = { pipelineId: 'support' };
+    const pin = await store.pin({ scope, server: 's', uri: 'x://a' });
+    await store.close();
+    // Back to version 2, as a store of the previous release left it.
+    await sql(`DROP TRIGGER mcp_context_pins_raise_scope_version ON "${schema}".mcp_context_pins`);
+    await sql(`DROP FUNCTION "${schema}".mcp_context_raise_scope_version()`);
+    await sql(`DROP TABLE "${schema}".mcp_context_scope_versions`);
+    await sql(`UPDATE "${schema}".mcp_context_schema SET version = 2`);
+
+    const migrated = await openStore({ schema });
+    expect((await sql(`SELECT version FROM "${schema}".mcp_context_schema`)).rows).toEqual([{ version: 3 }]);
+    expect(
+      (await sql(`SELECT scope_kind, scope_id, version FROM "${schema}".mcp_context_scope_versions`)).rows,
+    ).toEqual([{ scope_kind: 'pipeline', scope_id: 'support', version: '1' }]);
+    const listed = await migrated.list(scope);
+    expect(listed).toEqual([expect.objectContaining({ id: pin.id, uri: 'x://a' })]);
+    expect(await migrated.list(scope)).toBe(listed);
+    // An older replica writes the row itself; the trigger raises the scope's version.
+    await sql(`UPDATE "${schema}".mcp_context_pins SET max_tokens = 900 WHERE id = $1`, [pin.id]);
+    expect(await migrated.list(scope)).toEqual([expect.objectContaining({ id: pin.id, maxTokens: 900 })]);
   });
 
   it('replicas opening a new schema at once migrate it exactly once', async () => {
