@@ -1,7 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createTiktokenTokenizer, type McpServerConfigInput, type Tokenizer } from '../../src/index.js';
+import {
+  type AttachmentStore,
+  createTiktokenTokenizer,
+  type McpServerConfigInput,
+  type Tokenizer,
+} from '../../src/index.js';
 import { SqliteAttachmentStore } from '../../src/sqlite.js';
 import { createBenchProvider } from '../support/bench-provider.js';
 import { startBulkHttpServer } from '../support/bulk-http-server.js';
@@ -102,10 +107,7 @@ export async function run(options: { quick: boolean }): Promise<Figures> {
       const server = startBulkServer(count, resourceBytes);
       const warm = await provider(server.serverConfig, server.uris, 8_000, true);
       try {
-        const turn = { pipelineId: 'bench' };
-        await warm.bench.provider.provide(turn);
-        collectGarbage();
-        const warmMs = await medianMs(() => warm.bench.provider.provide(turn), 15, 2);
+        const warmMs = await medianWarmTurnMs(warm.bench.provider);
         // Two decimals: a kept turn costs hundredths of a microsecond per attachment.
         figures[`warmUsPerAttachment@${count}`] = round((warmMs * 1000) / count, 2);
       } finally {
@@ -116,7 +118,9 @@ export async function run(options: { quick: boolean }): Promise<Figures> {
     figures.warmSqliteMs = round(await warmSqliteMs(inProcess.serverConfig, inProcess.uris), 3);
     // The same tail of turns that run every step (no kept turns): what a turn costs when it must
     // look at every attachment (a pin store that builds new pins per turn, telemetry on). Reported.
-    const everyStep = await provider(inProcess.serverConfig, inProcess.uris, 50_000, true, undefined, false);
+    const everyStep = await provider(inProcess.serverConfig, inProcess.uris, 50_000, true, {
+      keptTurns: false,
+    });
     try {
       const tail = await steadyTail(everyStep.bench.provider, options);
       figures.fullTurnP50Ms = round(tail.typical.p50, 3);
@@ -179,7 +183,9 @@ async function warmAgainstNaive(
 ): Promise<{ warmMs: number; naiveMs: number; naiveLibraryMs: number }> {
   const warm = await provider(serverConfig, uris, budget, true);
   const naive = await provider(serverConfig, uris, budget, false);
-  const naiveLibrary = await provider(serverConfig, uris, budget, false, createTiktokenTokenizer());
+  const naiveLibrary = await provider(serverConfig, uris, budget, false, {
+    tokenizer: createTiktokenTokenizer(),
+  });
   try {
     const turn = { pipelineId: 'bench' };
     await warm.bench.provider.provide(turn);
@@ -301,16 +307,25 @@ async function provider(
   uris: readonly string[],
   budget: number,
   warm: boolean,
-  tokenizer: Tokenizer = warm ? createTiktokenTokenizer() : createTiktokenTokenizer({ pieceCacheEntries: 0 }),
-  keptTurns?: false,
+  options: {
+    tokenizer?: Tokenizer;
+    /** `false`: every turn runs every step. */
+    keptTurns?: false;
+    /** Where the pins are kept (a memory store by default); closing it stays the caller's. */
+    attachments?: AttachmentStore;
+  } = {},
 ) {
+  const tokenizer =
+    options.tokenizer ??
+    (warm ? createTiktokenTokenizer() : createTiktokenTokenizer({ pieceCacheEntries: 0 }));
   const bench = await createBenchProvider({
     serverConfig,
     uris,
     tokenizer: warm ? tokenizer : withoutBoundedEncoding(tokenizer),
     maxTokens: budget,
     cache: warm ? { maxBytes: 2 * uris.length * (resourceBytes + 1024) } : false,
-    ...(keptTurns === false && { keptTurns }),
+    ...(options.keptTurns === false && { keptTurns: false }),
+    ...(options.attachments && { attachments: options.attachments }),
   });
   return {
     bench,
@@ -340,28 +355,24 @@ async function steadyTail(
   return { typical: medianWindow(work), work, fixed, machine: medianWindow(fixed) };
 }
 
-/** The median warm turn (15 after 2 unmeasured) of 100 pins kept in a SQLite file, 8k budget. */
+/** The median warm turn of `provider`: 15 turns, after a cold one and 2 unmeasured. */
+async function medianWarmTurnMs(provider: { provide(turn: { pipelineId: string }): Promise<unknown> }) {
+  const turn = { pipelineId: 'bench' };
+  await provider.provide(turn);
+  collectGarbage();
+  return medianMs(() => provider.provide(turn), 15, 2);
+}
+
+/** The median warm turn (see medianWarmTurnMs) of 100 pins kept in a SQLite file, 8k budget. */
 async function warmSqliteMs(serverConfig: McpServerConfigInput, uris: readonly string[]): Promise<number> {
   const directory = mkdtempSync(join(tmpdir(), 'mcp-context-bench-'));
   const attachments = new SqliteAttachmentStore(join(directory, 'pins.db'));
-  const tokenizer = createTiktokenTokenizer();
-  const bench = await createBenchProvider({
-    serverConfig,
-    uris,
-    tokenizer,
-    maxTokens: 8_000,
-    cache: { maxBytes: 2 * uris.length * (resourceBytes + 1024) },
-    attachments,
-  });
+  const warm = await provider(serverConfig, uris, 8_000, true, { attachments });
   try {
-    const turn = { pipelineId: 'bench' };
-    await bench.provider.provide(turn);
-    collectGarbage();
-    return await medianMs(() => bench.provider.provide(turn), 15, 2);
+    return await medianWarmTurnMs(warm.bench.provider);
   } finally {
-    await bench.close();
+    await warm.close();
     await attachments.close();
-    tokenizer.dispose();
     rmSync(directory, { recursive: true, force: true });
   }
 }

@@ -7,6 +7,7 @@ import type { AttachmentStore } from './attachment-store.js';
 import { deepFreeze } from './deep-freeze.js';
 import { PinCapFloor, type PinCapOptions, pinCapShape } from './pin-cap-floor.js';
 import { resolveTargetUri } from './resolve-target-uri.js';
+import { scopeKeyOf } from './scope-key.js';
 
 /**
  * Pins held in memory: for tests, demos and hosts that keep pins elsewhere. Pins are kept
@@ -37,7 +38,7 @@ export class MemoryAttachmentStore implements AttachmentStore {
     const targetUri = resolveTargetUri(parsed);
     await this.#capFloor.check(parsed, targetUri);
     const key = targetKey(parsed);
-    const scope = scopeKey(parsed.scope);
+    const scope = scopeKeyOf(parsed.scope);
     let inScope = this.#byScope.get(scope);
     if (!inScope) {
       inScope = new Map();
@@ -62,7 +63,7 @@ export class MemoryAttachmentStore implements AttachmentStore {
     const pin = this.#pins.get(id);
     if (!pin) return false;
     this.#pins.delete(id);
-    const scope = scopeKey(pin.scope);
+    const scope = scopeKeyOf(pin.scope);
     const inScope = this.#byScope.get(scope);
     inScope?.delete(id);
     if (inScope?.size === 0) this.#byScope.delete(scope);
@@ -71,7 +72,7 @@ export class MemoryAttachmentStore implements AttachmentStore {
   }
 
   async list(scope: Scope): Promise<readonly Attachment[]> {
-    const key = scopeKey(scope);
+    const key = scopeKeyOf(scope);
     const listed = this.#listed.get(key);
     if (listed) return listed;
     const inScope = this.#byScope.get(key);
@@ -95,10 +96,6 @@ export class MemoryAttachmentStore implements AttachmentStore {
 
 const noPins: readonly Attachment[] = Object.freeze([]);
 
-function scopeKey(scope: Scope): string {
-  return 'pipelineId' in scope ? `pipeline:${scope.pipelineId}` : `conversation:${scope.conversationId}`;
-}
-
 function targetKey(input: PinInput): string {
-  return `${scopeKey(input.scope)}\u0000${input.server}\u0000${resolveTargetUri(input)}`;
+  return `${scopeKeyOf(input.scope)}\u0000${input.server}\u0000${resolveTargetUri(input)}`;
 }

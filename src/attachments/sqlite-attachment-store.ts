@@ -10,6 +10,7 @@ import { InternedPins } from './interned-pins.js';
 import { loadBetterSqlite3 } from './load-better-sqlite3.js';
 import { PinCapFloor, pinCapShape } from './pin-cap-floor.js';
 import { resolveTargetUri } from './resolve-target-uri.js';
+import { scopeKeyOf } from './scope-key.js';
 import { checkStoreOwnership, migrateStore } from './sqlite-migrations.js';
 import { type PinRow, toAttachment, toPinRow } from './sqlite-pin-row.js';
 
@@ -114,7 +115,7 @@ export class SqliteAttachmentStore implements AttachmentStore {
   async list(scope: Scope): Promise<readonly Attachment[]> {
     const [kind, scopeId] =
       'pipelineId' in scope ? ['pipeline', scope.pipelineId] : ['conversation', scope.conversationId];
-    const key = `${kind}:${scopeId}`;
+    const key = scopeKeyOf(scope);
     return this.#run((database) => {
       const statements = this.#prepared(database);
       // Nothing written since this scope was listed, by this connection or any other: its pins.

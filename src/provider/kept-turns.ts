@@ -152,11 +152,7 @@ export class KeptTurns {
   offer(turn: Turn, actor: Principal, outcome: TurnOutcome): void {
     if (!mayKeep(turn) || turn.signal?.aborted) return;
     const key = keyOf(turn, actor);
-    if (
-      !answeredAtOnce(outcome) ||
-      outcome.listingGeneration !== this.#listings.generation ||
-      !instructionsHold(outcome, this.#sessionsOpened())
-    ) {
+    if (!answeredAtOnce(outcome) || outcome.listingGeneration !== this.#listings.generation) {
       this.#turns.delete(key);
       return;
     }
@@ -245,9 +241,11 @@ function mayKeep(turn: Turn): boolean {
 
 /**
  * Every attachment a frozen stored pin, ready from a cache hit answered at once (nothing read,
- * waited for or converted), or skipped by its listing; one cached content per ready attachment.
+ * waited for or converted), or skipped by its listing; one cached content per ready attachment;
+ * no server's instructions failed.
  */
 function answeredAtOnce(outcome: TurnOutcome): boolean {
+  if (outcome.instructions?.some((entry) => entry.status === 'error')) return false;
   let ready = 0;
   for (const { attachment, fate } of outcome.items) {
     if (attachment.skill || !Object.isFrozen(attachment)) return false;
@@ -258,16 +256,6 @@ function answeredAtOnce(outcome: TurnOutcome): boolean {
   }
   for (const resolved of outcome.resolved) if (!Object.isFrozen(resolved)) return false;
   return ready === outcome.contents.length;
-}
-
-/**
- * A turn's server instructions may be answered again: every server's fetched without error, and
- * no session opened since the turn started (none is, for a turn without instructions).
- */
-function instructionsHold(outcome: TurnOutcome, sessionsOpened: number): boolean {
-  if (outcome.sessionsOpened === undefined) return true;
-  if (outcome.sessionsOpened !== sessionsOpened) return false;
-  return !outcome.instructions?.some((entry) => entry.status === 'error');
 }
 
 /** Whose turn it is: every part length-prefixed, so no two actors share a key. */

@@ -171,9 +171,9 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
     }
     // A turn nobody records (no telemetry, no tracer registered, not sampled) makes no step spans
     // either, and runs outside any span: only its metrics are recorded.
-    if (!span || !telemetry) return this.#provide(turn, TurnSpans.unrecorded, telemetry);
+    if (!span || !telemetry) return this.#provide(turn, TurnSpans.unrecorded);
     return inStartedSpan(telemetry, span, async () => {
-      const result = await this.#provide(turn, new TurnSpans(telemetry), telemetry);
+      const result = await this.#provide(turn, new TurnSpans(telemetry));
       const { trace } = result;
       span.setAttributes({
         'mcp_context.turn.id': trace.turnId,
@@ -187,8 +187,8 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
 
   // The turn within its deadline, whose timer ends with the turn however the turn ends. Step 1
   // resolves; then either the kept answer or the steps that follow (#steps, whose frame a kept
-  // turn never makes). `metrics` records the turn once it is answered.
-  async #provide(turn: Turn, spans: TurnSpans, metrics: Telemetry | undefined): Promise<ProvideResult> {
+  // turn never makes). Telemetry's metrics record the turn once it is answered.
+  async #provide(turn: Turn, spans: TurnSpans): Promise<ProvideResult> {
     const deadline = new TurnDeadline(this.#turnDeadlineMs, turn.signal);
     try {
       const startedAt = isoNow();
@@ -205,7 +205,7 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
       const result = kept
         ? this.#answerKept(turn, kept, startedAt, deadline.started)
         : await this.#steps({ turn, spans, deadline, startedAt, actor, budget, resolved, keeping });
-      metrics?.recordTurn(result.trace);
+      this.#telemetry?.recordTurn(result.trace);
       return result;
     } finally {
       deadline.end();

@@ -5,6 +5,7 @@ import type { AttachmentStore } from '../attachments/attachment-store.js';
 import { InternedPins } from '../attachments/interned-pins.js';
 import { PinCapFloor, type PinCapOptions, pinCapShape } from '../attachments/pin-cap-floor.js';
 import { resolveTargetUri } from '../attachments/resolve-target-uri.js';
+import { scopeKeyOf } from '../attachments/scope-key.js';
 import { type PinRow, toAttachment, toPinRow } from '../attachments/sqlite-pin-row.js';
 import { ContextError } from '../errors.js';
 import { parseOptions } from '../options/parse-options.js';
@@ -129,7 +130,7 @@ export class PostgresAttachmentStore implements AttachmentStore {
   async list(scope: Scope): Promise<readonly Attachment[]> {
     const [kind, scopeId] =
       'pipelineId' in scope ? ['pipeline', scope.pipelineId] : ['conversation', scope.conversationId];
-    const key = `${kind}:${scopeId}`;
+    const key = scopeKeyOf(scope);
     // The version its pins were last listed at, if they are still held.
     const known = this.#interned.stampOf(key);
     // One statement, one snapshot: the scope's version, and its pins unless that version is the
