@@ -9,8 +9,14 @@ interface Listed {
   readonly rows: readonly PinRow[];
   readonly pins: readonly Attachment[];
   /** The store's own mark of what it had seen when it listed them (see `known`), if it has one. */
-  readonly stamp: number | undefined;
+  readonly stamp: Stamp | undefined;
 }
+
+/**
+ * What a store knows its rows by: SQLite's count of changes seen, PostgreSQL's fingerprint of a
+ * scope's rows. Compared with `===` only.
+ */
+export type Stamp = number | string;
 
 // Every column a pin is built from (`seq` orders the rows, and the order is compared as such).
 const pinColumns = [
@@ -47,15 +53,16 @@ export class InternedPins {
   }
 
   /** The stamp the scope's pins were last listed under, while they are held. */
-  stampOf(scope: string): number | undefined {
+  stampOf(scope: string): Stamp | undefined {
     return this.#scopes.get(scope)?.stamp;
   }
 
   /**
    * The scope's pins as last listed, when they were listed under the same `stamp`: a store that
-   * can tell that nothing was written since (SQLite's data_version) answers them without a query.
+   * can tell that nothing was written since (SQLite's data_version, the fingerprint PostgreSQL
+   * answers for the scope's rows) answers them without reading the rows again.
    */
-  known(scope: string, stamp: number): readonly Attachment[] | undefined {
+  known(scope: string, stamp: Stamp): readonly Attachment[] | undefined {
     const last = this.#scopes.get(scope);
     return last?.stamp === stamp ? last.pins : undefined;
   }
@@ -64,7 +71,7 @@ export class InternedPins {
    * The pins of `rows`, one scope's in order, reusing the last list's where rows are unchanged;
    * `stamp` is the store's mark for `known`.
    */
-  pinsOf(scope: string, rows: readonly PinRow[], location: string, stamp?: number): readonly Attachment[] {
+  pinsOf(scope: string, rows: readonly PinRow[], location: string, stamp?: Stamp): readonly Attachment[] {
     const last = this.#scopes.get(scope);
     if (last && sameRows(last.rows, rows)) {
       if (last.stamp !== stamp) this.#scopes.set(scope, { ...last, stamp });

@@ -26,7 +26,6 @@ export class PostgresAttachmentStore implements AttachmentStore {
   readonly location: string;
   readonly #pool: pg.Pool;
   readonly #table: string;
-  readonly #versions: string;
   readonly #capFloor: PinCapFloor;
   /** Each scope's pins as last listed: the same frozen objects while their rows are unchanged. */
   readonly #interned = new InternedPins();
@@ -36,7 +35,6 @@ export class PostgresAttachmentStore implements AttachmentStore {
     this.#pool = pool;
     this.#capFloor = capFloor;
     this.#table = `${quoteIdentifier(schema)}.mcp_context_pins`;
-    this.#versions = `${quoteIdentifier(schema)}.mcp_context_scope_versions`;
     this.location = location;
   }
 
@@ -131,33 +129,37 @@ export class PostgresAttachmentStore implements AttachmentStore {
     const [kind, scopeId] =
       'pipelineId' in scope ? ['pipeline', scope.pipelineId] : ['conversation', scope.conversationId];
     const key = scopeKeyOf(scope);
-    // The version its pins were last listed at, if they are still held.
+    // The fingerprint its pins were last listed at, if they are still held.
     const known = this.#interned.stampOf(key);
-    // One statement, one snapshot: the scope's version, and its pins unless that version is the
-    // one last listed (then a single row, of the version alone).
+    // One statement, one snapshot: the fingerprint of the scope's rows, and the rows unless it is
+    // the one last listed (then a single row, of the fingerprint alone). The fingerprint is the
+    // count of the rows and a sum of hashes of the transaction ids that wrote them (`xmin`):
+    // every write makes a new row version whose xmin no row visible before it can hold (its
+    // transaction had not committed), and a delete lowers the count. No write escapes it —
+    // TRUNCATE, a replica-role or trigger-disabled write, a restore, an older replica's SQL —
+    // as writes escape the row trigger behind the scope versions of schema version 3.
     const result = await this.#query<ScopeRow>(
-      `SELECT v.version, p.id, p.scope_kind, p.scope_id, p.server, p.target_uri, p.uri, p.template,
-              p.arguments_json, p.priority, p.max_tokens, p.added_at, p.ignore_audience, p.skill FROM (SELECT $1::text AS kind, $2::text AS id) AS scope
-         LEFT JOIN ${this.#versions} v ON v.scope_kind = scope.kind AND v.scope_id = scope.id
-         LEFT JOIN ${this.#table} p ON p.scope_kind = scope.kind AND p.scope_id = scope.id
-           AND (v.version IS NULL OR v.version IS DISTINCT FROM $3::bigint)
+      `SELECT scope.fingerprint, p.id, p.scope_kind, p.scope_id, p.server, p.target_uri, p.uri, p.template,
+              p.arguments_json, p.priority, p.max_tokens, p.added_at, p.ignore_audience, p.skill
+         FROM (SELECT count(*) || ':' || coalesce(sum(hashtextextended(written.xmin::text, 0)), 0) AS fingerprint
+                 FROM ${this.#table} written WHERE written.scope_kind = $1::text AND written.scope_id = $2::text) AS scope
+         LEFT JOIN ${this.#table} p ON p.scope_kind = $1::text AND p.scope_id = $2::text
+           AND scope.fingerprint IS DISTINCT FROM $3::text
        ORDER BY p.seq`,
       [kind, scopeId, known ?? null],
       // Prepared once per connection: planned once, not on every turn. Its columns are named, so
       // a later migration that adds one does not change what the prepared statement returns.
-      'mcp_context_list_scope',
+      'mcp_context_list_scope_fingerprint',
     );
-    // BIGINT arrives as a string; a scope never written to has none.
-    const version = result.rows[0]?.version;
-    const stamp = version === null || version === undefined ? undefined : Number(version);
-    if (stamp !== undefined && stamp === known) {
-      const pins = this.#interned.known(key, stamp);
+    const fingerprint = result.rows[0]?.fingerprint ?? undefined;
+    if (fingerprint !== undefined && fingerprint === known) {
+      const pins = this.#interned.known(key, fingerprint);
       if (pins) return pins;
-      // Let go (the bound) while the query ran: asked again, without a version, for the rows.
+      // Let go (the bound) while the query ran: asked again, without a fingerprint, for the rows.
       return this.list(scope);
     }
     const rows = result.rows.filter((row): row is ScopeRow & PinRow => row.id !== null);
-    return this.#interned.pinsOf(key, rows, this.location, stamp);
+    return this.#interned.pinsOf(key, rows, this.location, fingerprint);
   }
 
   async listAll(limit: number): Promise<Attachment[]> {
@@ -223,7 +225,7 @@ function toStoreError(error: unknown, location: string): unknown {
   );
 }
 
-/** A row of the list query: the scope's version, and one pin's columns (all null for none). */
-type ScopeRow = { readonly version: string | null } & {
+/** A row of the list query: the scope's fingerprint, and one pin's columns (all null for none). */
+type ScopeRow = { readonly fingerprint: string } & {
   readonly [Column in keyof PinRow]: PinRow[Column] | null;
 };

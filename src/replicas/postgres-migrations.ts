@@ -61,6 +61,25 @@ export const postgresMigrations: readonly ((schema: string) => string)[] = [
       AFTER INSERT OR UPDATE OR DELETE ON ${schema}.mcp_context_pins
       FOR EACH ROW EXECUTE FUNCTION ${schema}.mcp_context_raise_scope_version();
   `,
+  // 4: lists no longer trust the scope versions (they compare a fingerprint of the scope's rows,
+  // which no write can leave unchanged; see the store's list). The versions stay, kept right for
+  // replicas of the previous release that still read them while a rolling upgrade runs (dropping
+  // the table would fail their list statement): the row trigger fires under
+  // `session_replication_role = replica` too (ENABLE ALWAYS), and a TRUNCATE, which fires no row
+  // trigger, raises every scope's version.
+  (schema) => `
+    CREATE FUNCTION ${schema}.mcp_context_raise_every_scope_version() RETURNS trigger LANGUAGE plpgsql AS $raise$
+    BEGIN
+      UPDATE ${schema}.mcp_context_scope_versions SET version = version + 1;
+      RETURN NULL;
+    END
+    $raise$;
+    CREATE TRIGGER mcp_context_pins_truncate_raises_scope_versions
+      AFTER TRUNCATE ON ${schema}.mcp_context_pins
+      FOR EACH STATEMENT EXECUTE FUNCTION ${schema}.mcp_context_raise_every_scope_version();
+    ALTER TABLE ${schema}.mcp_context_pins ENABLE ALWAYS TRIGGER mcp_context_pins_raise_scope_version;
+    ALTER TABLE ${schema}.mcp_context_pins ENABLE ALWAYS TRIGGER mcp_context_pins_truncate_raises_scope_versions;
+  `,
 ];
 
 /**

@@ -6,7 +6,10 @@ import type { FaultServerOptions, FaultTransport, ReadFaultInput } from '../../f
 import { SqliteAttachmentStore } from '../../src/attachments/sqlite-attachment-store.js';
 import type { McpServerConfigInput } from '../../src/mcp/server-config.js';
 import type { AccessPolicyOptions } from '../../src/policy/access-policy.js';
+import { PostgresAttachmentStore } from '../../src/postgres.js';
 import type { ProvideResult, TraceStatus } from '../../src/types.js';
+import { type PinsBehindTheStore, pinsBehindTheStore } from '../replicas/support/pins-behind-the-store.js';
+import { freshSchema, testDatabaseUrl } from '../replicas/support/postgres-test-database.js';
 import {
   type CaseLimits,
   entryOf,
@@ -625,6 +628,51 @@ const storeCases: StoreCase[] = [
       expect(readFileSync(path).equals(before)).toBe(true);
     },
   },
+  // Pins removed behind a PostgreSQL store's back, by writes its row trigger never sees: the
+  // next turn injects what is still pinned, and nothing else.
+  ...(
+    [
+      ['a TRUNCATE', (behind) => behind.truncate(), []],
+      [
+        'a delete under session_replication_role = replica',
+        (behind, faultyPin) => behind.deleteAsReplica(faultyPin),
+        ['healthy'],
+      ],
+      [
+        "a delete with the table's triggers disabled",
+        (behind, faultyPin) => behind.deleteWithTriggersDisabled(faultyPin),
+        ['healthy'],
+      ],
+    ] satisfies [string, (behind: PinsBehindTheStore, faultyPin: string) => Promise<void>, string[]][]
+  ).map(
+    ([write, remove, left]): StoreCase => ({
+      name: `pins in PostgreSQL removed by ${write}: the next turn stops injecting them`,
+      run: async () => {
+        const schema = await freshSchema();
+        const store = await PostgresAttachmentStore.open({ connectionString: testDatabaseUrl, schema });
+        const world = await startFaultWorld({ transport: 'memory', server: {}, attachments: store });
+        try {
+          const scope = { pipelineId: 'support' };
+          await store.pin({ scope, server: 'healthy', uri: healthyUri });
+          const faultyPin = await store.pin({ scope, server: 'faulty', uri: okUri });
+          const before = await world.provider.provide(scope);
+          expect(before.trace.entries.map((entry) => [entry.server, entry.status])).toEqual([
+            ['healthy', 'injected'],
+            ['faulty', 'injected'],
+          ]);
+
+          await remove(pinsBehindTheStore(schema), faultyPin.id);
+          const after = await world.provider.provide(scope);
+          expect(after.trace.entries.map((entry) => entry.server)).toEqual(left);
+          expect(renderedText(after)).not.toContain(okText);
+          expect(renderedText(after).includes(healthyText)).toBe(left.includes('healthy'));
+        } finally {
+          await world.close();
+          await store.close();
+        }
+      },
+    }),
+  ),
 ];
 
 describe('fault matrix: stores', () => {

@@ -5,6 +5,11 @@ import { promisify } from 'node:util';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { PostgresAttachmentStore, type PostgresAttachmentStoreOptions } from '../../src/postgres.js';
 import { testAttachmentStore } from '../attachments/attachment-store-contract.js';
+import {
+  createSchemaAtVersion,
+  type PinsBehindTheStore,
+  pinsBehindTheStore,
+} from './support/pins-behind-the-store.js';
 import { freshSchema, sql, testDatabaseUrl } from './support/postgres-test-database.js';
 import { startSilentServer } from './support/silent-server.js';
 import { ThrowawayPostgres } from './support/throwaway-postgres.js';
@@ -58,7 +63,7 @@ describe('PostgresAttachmentStore', () => {
     const schema = await freshSchema();
     await openStore({ schema });
     const { rows } = await sql(`SELECT application, version FROM "${schema}".mcp_context_schema`);
-    expect(rows).toEqual([{ application: 'mcp-resource-context', version: 3 }]);
+    expect(rows).toEqual([{ application: 'mcp-resource-context', version: 4 }]);
   });
 
   it("another replica's pin, re-pin and unpin are seen by the next list; an unchanged scope answers the same list", async () => {
@@ -85,29 +90,128 @@ describe('PostgresAttachmentStore', () => {
     expect(await mine.list({ conversationId: 'never-pinned' })).toEqual([]);
   });
 
-  it('migrates a version-2 schema with pins: scope versions filled in, and a write of an older replica (SQL on the pins table) seen', async () => {
+  // Writes no trigger sees (or that skip the store): a list must not answer the pins it last read.
+  it.each<[string, (behind: PinsBehindTheStore, pins: readonly { id: string }[]) => Promise<void>, string[]]>(
+    [
+      ['a TRUNCATE', (behind) => behind.truncate(), []],
+      [
+        'a delete under session_replication_role = replica',
+        (behind, [a]) => behind.deleteAsReplica(a?.id ?? ''),
+        ['x://b'],
+      ],
+      [
+        "a delete with the table's triggers disabled",
+        (behind, [, b]) => behind.deleteWithTriggersDisabled(b?.id ?? ''),
+        ['x://a'],
+      ],
+      [
+        "an older replica's INSERT (SQL on the pins table)",
+        (behind) =>
+          behind.insert({
+            id: 'raw-1',
+            scopeKind: 'pipeline',
+            scopeId: 'support',
+            server: 's',
+            uri: 'x://c',
+          }),
+        ['x://a', 'x://b', 'x://c'],
+      ],
+    ],
+  )('%s behind the store is seen by the next list of every replica', async (_, write, expected) => {
+    const schema = await freshSchema();
+    const mine = await openStore({ schema });
+    const theirs = await openStore({ schema });
+    const scope = { pipelineId: 'support' };
+    const pins = [
+      await mine.pin({ scope, server: 's', uri: 'x://a' }),
+      await mine.pin({ scope, server: 's', uri: 'x://b' }),
+    ];
+    // Both replicas hold the scope as listed, unchanged since.
+    for (const store of [mine, theirs]) expect(await store.list(scope)).toBe(await store.list(scope));
+
+    await write(pinsBehindTheStore(schema), pins);
+    for (const store of [mine, theirs]) {
+      expect((await store.list(scope)).map((pin) => ('uri' in pin ? pin.uri : ''))).toEqual(expected);
+    }
+  });
+
+  it("an older replica's UPDATE of a pin row is seen by the next list", async () => {
     const schema = await freshSchema();
     const store = await openStore({ schema });
     const scope = { pipelineId: 'support' };
     const pin = await store.pin({ scope, server: 's', uri: 'x://a' });
-    await store.close();
-    // Back to version 2, as a store of the previous release left it.
-    await sql(`DROP TRIGGER mcp_context_pins_raise_scope_version ON "${schema}".mcp_context_pins`);
-    await sql(`DROP FUNCTION "${schema}".mcp_context_raise_scope_version()`);
-    await sql(`DROP TABLE "${schema}".mcp_context_scope_versions`);
-    await sql(`UPDATE "${schema}".mcp_context_schema SET version = 2`);
+    expect(await store.list(scope)).toBe(await store.list(scope));
+    await pinsBehindTheStore(schema).updateMaxTokens(pin.id, 900);
+    expect(await store.list(scope)).toEqual([expect.objectContaining({ id: pin.id, maxTokens: 900 })]);
+  });
+
+  it('migrates a version-2 schema with pins of the previous release: each listed, and their next write seen', async () => {
+    const schema = await freshSchema();
+    await createSchemaAtVersion(schema, 2);
+    const behind = pinsBehindTheStore(schema);
+    await behind.insert({
+      id: 'old-1',
+      scopeKind: 'pipeline',
+      scopeId: 'support',
+      server: 's',
+      uri: 'x://a',
+    });
 
     const migrated = await openStore({ schema });
-    expect((await sql(`SELECT version FROM "${schema}".mcp_context_schema`)).rows).toEqual([{ version: 3 }]);
-    expect(
-      (await sql(`SELECT scope_kind, scope_id, version FROM "${schema}".mcp_context_scope_versions`)).rows,
-    ).toEqual([{ scope_kind: 'pipeline', scope_id: 'support', version: '1' }]);
+    expect((await sql(`SELECT version FROM "${schema}".mcp_context_schema`)).rows).toEqual([{ version: 4 }]);
+    const scope = { pipelineId: 'support' };
     const listed = await migrated.list(scope);
-    expect(listed).toEqual([expect.objectContaining({ id: pin.id, uri: 'x://a' })]);
+    expect(listed).toEqual([expect.objectContaining({ id: 'old-1', uri: 'x://a' })]);
     expect(await migrated.list(scope)).toBe(listed);
-    // An older replica writes the row itself; the trigger raises the scope's version.
-    await sql(`UPDATE "${schema}".mcp_context_pins SET max_tokens = 900 WHERE id = $1`, [pin.id]);
-    expect(await migrated.list(scope)).toEqual([expect.objectContaining({ id: pin.id, maxTokens: 900 })]);
+    await behind.updateMaxTokens('old-1', 900);
+    expect(await migrated.list(scope)).toEqual([expect.objectContaining({ id: 'old-1', maxTokens: 900 })]);
+  });
+
+  it('migrates a version-3 schema keeping its pins, and hardens its scope versions for replicas of that release', async () => {
+    const schema = await freshSchema();
+    await createSchemaAtVersion(schema, 3);
+    const behind = pinsBehindTheStore(schema);
+    await behind.insert({
+      id: 'old-1',
+      scopeKind: 'pipeline',
+      scopeId: 'support',
+      server: 's',
+      uri: 'x://a',
+    });
+    await behind.insert({ id: 'old-2', scopeKind: 'conversation', scopeId: 'c', server: 's', uri: 'x://b' });
+
+    const migrated = await openStore({ schema });
+    expect((await sql(`SELECT version FROM "${schema}".mcp_context_schema`)).rows).toEqual([{ version: 4 }]);
+    expect(await migrated.list({ pipelineId: 'support' })).toEqual([
+      expect.objectContaining({ id: 'old-1', uri: 'x://a' }),
+    ]);
+    expect(await migrated.list({ conversationId: 'c' })).toEqual([
+      expect.objectContaining({ id: 'old-2', uri: 'x://b' }),
+    ]);
+
+    // A replica of the previous release still running (a rolling upgrade) reads the scope
+    // versions: a replica-role delete and a TRUNCATE now raise them too.
+    const versions = async () =>
+      (
+        await sql(
+          `SELECT scope_kind || ':' || scope_id AS scope, version::int FROM "${schema}".mcp_context_scope_versions ORDER BY 1`,
+        )
+      ).rows;
+    expect(await versions()).toEqual([
+      { scope: 'conversation:c', version: 1 },
+      { scope: 'pipeline:support', version: 1 },
+    ]);
+    await behind.deleteAsReplica('old-1');
+    expect(await versions()).toEqual([
+      { scope: 'conversation:c', version: 1 },
+      { scope: 'pipeline:support', version: 2 },
+    ]);
+    await behind.truncate();
+    expect(await versions()).toEqual([
+      { scope: 'conversation:c', version: 2 },
+      { scope: 'pipeline:support', version: 3 },
+    ]);
+    expect(await migrated.list({ conversationId: 'c' })).toEqual([]);
   });
 
   it('replicas opening a new schema at once migrate it exactly once', async () => {
