@@ -1,13 +1,8 @@
 // The client the MCP conformance suite drives: `conformance-client <server-url>`, scenario in
 // MCP_CONFORMANCE_SCENARIO, credentials in MCP_CONFORMANCE_CONTEXT. It uses only the library's
 // public API (the package root), as a host would.
-import {
-  type AuthConfigInput,
-  type AuthorizationRequest,
-  McpServerRegistry,
-  type McpServerRegistryOptions,
-  MemoryOAuthStore,
-} from '../src/index.js';
+import { type AuthConfigInput, type AuthorizationRequest, MemoryOAuthStore } from '../src/credentials.js';
+import { McpServerRegistry, type McpServerRegistryOptions } from '../src/index.js';
 
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
 const serverUrl = process.argv[2];

@@ -1,4 +1,5 @@
-import { ContentCache, invalidateOnNotifications, McpServerRegistry } from '../../src/index.js';
+import { ContentCache, invalidateOnNotifications } from '../../src/cache.js';
+import { McpServerRegistry } from '../../src/index.js';
 import { startBulkServer } from '../support/bulk-server.js';
 import { percentile, round } from '../support/measure.js';
 import type { Figures, ReadmeRow } from '../support/scenario.js';

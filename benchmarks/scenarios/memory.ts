@@ -1,4 +1,5 @@
-import { ContentCache, McpServerRegistry } from '../../src/index.js';
+import { ContentCache } from '../../src/cache.js';
+import { McpServerRegistry } from '../../src/index.js';
 import { startBulkServer } from '../support/bulk-server.js';
 import { collectGarbage, round } from '../support/measure.js';
 import type { Figures, ReadmeRow } from '../support/scenario.js';

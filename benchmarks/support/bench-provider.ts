@@ -1,7 +1,7 @@
+import type { ContentCacheOptions } from '../../src/cache.js';
 import {
   AccessPolicy,
   type AttachmentStore,
-  type ContentCacheOptions,
   type McpServerConfigInput,
   McpServerRegistry,
   MemoryAttachmentStore,

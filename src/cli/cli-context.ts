@@ -1,17 +1,13 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { type ContextConfig, loadContextConfig, parseContextConfig } from '../config.js';
+import { credentialFileOAuthStore, credentialKeyEnv, type OAuthStore } from '../credentials.js';
 import {
   type AttachmentStore,
-  type ContextConfig,
   ContextError,
-  credentialFileOAuthStore,
-  credentialKeyEnv,
-  loadContextConfig,
   McpServerRegistry,
   type McpServerRegistryOptions,
   MemoryAttachmentStore,
-  type OAuthStore,
-  parseContextConfig,
 } from '../index.js';
 import { SqliteAttachmentStore } from '../sqlite.js';
 import type { CliOptionValues } from './cli-options.js';

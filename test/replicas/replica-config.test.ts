@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseContextConfig } from '../../src/index.js';
+import { parseContextConfig } from '../../src/config.js';
 
 const base = { mcpServers: {}, bindings: {} };
 

@@ -1,9 +1,10 @@
 // One host replica for the `replicas` benchmark, in its own process (forked with IPC):
 // `replica-host.ts <index> <mcp-url> <postgres-url> <schema> <redis-url|none> <key-prefix>`.
 // Pins come from PostgreSQL; the content cache is local, with Redis behind it unless "none".
+
+import { ContentCache } from '../../../src/cache.js';
 import {
   AccessPolicy,
-  ContentCache,
   createTiktokenTokenizer,
   McpServerRegistry,
   ResourceContextProvider,

@@ -1,4 +1,4 @@
-import { parsePromptArguments } from '../../index.js';
+import { parsePromptArguments } from '../../prompts.js';
 import type { CliCommand } from '../cli-command.js';
 import { requirePositionals } from '../require-positionals.js';
 

@@ -1,10 +1,10 @@
+import type { McpServerRegistry } from '../../index.js';
 import {
-  type McpServerRegistry,
   type PromptCommandResult,
   parsePromptArguments,
   parsePromptCommand,
   runPromptCommand,
-} from '../../index.js';
+} from '../../prompts.js';
 import type { CliCommand } from '../cli-command.js';
 import type { CliContext } from '../cli-context.js';
 import { listEveryPage } from '../list-every-page.js';

@@ -1,4 +1,5 @@
-import type { McpServerConfigInput, McpServerRegistry, OAuthStore, ServerStatus } from '../../index.js';
+import type { OAuthStore } from '../../credentials.js';
+import type { McpServerConfigInput, McpServerRegistry, ServerStatus } from '../../index.js';
 import type { CliCommand } from '../cli-command.js';
 import { createProgress } from '../create-progress.js';
 import { paintStatus } from '../create-style.js';

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type AuthorizationAnswer, ContextError, credentialKeyEnv } from '../../index.js';
+import { type AuthorizationAnswer, credentialKeyEnv } from '../../credentials.js';
+import { ContextError } from '../../index.js';
 import type { CliCommand } from '../cli-command.js';
 import { requirePositionals } from '../require-positionals.js';
 import { UsageError } from '../usage-error.js';

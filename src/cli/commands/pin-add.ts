@@ -1,4 +1,5 @@
-import { ContextError, type PinInput, parsePromptArguments } from '../../index.js';
+import { ContextError, type PinInput } from '../../index.js';
+import { parsePromptArguments } from '../../prompts.js';
 import type { CliCommand } from '../cli-command.js';
 import type { CliContext } from '../cli-context.js';
 import { parseIntegerOption } from '../cli-options.js';
