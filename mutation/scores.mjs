@@ -1,5 +1,5 @@
-// `npm run mutate:scores [-- --readme]`: the mutation score per core folder, from the recorded
-// runs in mutation/incremental/<folder>.json; --readme rewrites the README's table.
+// `npm run mutate:scores [-- --contributing]`: the mutation score per core folder, from the recorded
+// runs in mutation/incremental/<folder>.json; --contributing rewrites CONTRIBUTING.md's table.
 // Score = detected / valid = (killed + timeout) / (killed + timeout + survived + no coverage), as
 // StrykerJS counts it; compile errors and ignored mutants are not valid mutants.
 import { execFileSync } from 'node:child_process';
@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { coreFolders } from '../stryker.config.mjs';
 
 const root = join(import.meta.dirname, '..');
-const start = '<!-- mutation-table:start (npm run mutate:scores -- --readme writes this part) -->';
+const start = '<!-- mutation-table:start (npm run mutate:scores -- --contributing writes this part) -->';
 const end = '<!-- mutation-table:end -->';
 
 const rows = [];
@@ -59,14 +59,14 @@ const table = [
 ].join('\n');
 process.stdout.write(`${table}\n`);
 
-if (process.argv.includes('--readme')) {
-  const readmePath = join(root, 'README.md');
+if (process.argv.includes('--contributing')) {
+  const readmePath = join(root, 'CONTRIBUTING.md');
   const readme = readFileSync(readmePath, 'utf8');
   const from = readme.indexOf(start);
   const to = readme.indexOf(end);
-  if (from < 0 || to < from) throw new Error(`README.md has no ${start} … ${end} section`);
+  if (from < 0 || to < from) throw new Error(`CONTRIBUTING.md has no ${start} … ${end} section`);
   writeFileSync(readmePath, `${readme.slice(0, from + start.length)}\n${table}\n${readme.slice(to)}`);
-  execFileSync(join(root, 'node_modules', '.bin', 'biome'), ['format', '--write', 'README.md'], {
+  execFileSync(join(root, 'node_modules', '.bin', 'biome'), ['format', '--write', 'CONTRIBUTING.md'], {
     cwd: root,
     stdio: 'ignore',
   });
