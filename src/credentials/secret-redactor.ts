@@ -1,5 +1,6 @@
-/** What a secret turns into wherever it would have been shown. */
-export const redactedText = '[redacted]';
+import { redactedText, redactUrlUserinfo } from '../options/redact-url-userinfo.js';
+
+export { redactedText } from '../options/redact-url-userinfo.js';
 
 /**
  * Secrets at least this long are removed wherever they occur, as substrings. Shorter ones (a
@@ -89,10 +90,25 @@ export class SecretRedactor {
     return { value: count === 0 ? text : result, count };
   }
 
-  /** A copy of `error` with every secret removed from its message, stack, fields and causes. */
+  /**
+   * A copy of `error` with every secret removed from its message, stack, fields and causes, and
+   * every URL's userinfo (`redactUrlUserinfo`): an error is shown, and the SDK and undici put the
+   * URL they were given into theirs. The same error comes back when there was nothing to remove.
+   */
   redactError<T>(error: T): T {
-    if (this.size === 0) return error;
-    return this.#redact(error, 0, new WeakMap(), { count: 0 }) as T;
+    return this.redactShownValue(error).value;
+  }
+
+  /**
+   * `redactValue` for what is shown rather than given to the model (a status, an error): every
+   * URL's userinfo goes too, whether or not it is a configured one.
+   */
+  redactShownValue<T>(value: T): Redacted<T> {
+    const counter = { count: 0 };
+    const redacted = this.#redact(value, 0, new WeakMap(), counter, (text) =>
+      this.#redactShownText(text),
+    ) as T;
+    return { value: counter.count === 0 ? value : redacted, count: counter.count };
   }
 
   /**
@@ -102,7 +118,9 @@ export class SecretRedactor {
   redactValue<T>(value: T): Redacted<T> {
     if (this.size === 0) return { value, count: 0 };
     const counter = { count: 0 };
-    const redacted = this.#redact(value, 0, new WeakMap(), counter) as T;
+    const redacted = this.#redact(value, 0, new WeakMap(), counter, (text) =>
+      this.redactTextCounting(text),
+    ) as T;
     return { value: counter.count === 0 ? value : redacted, count: counter.count };
   }
 
@@ -135,14 +153,21 @@ export class SecretRedactor {
     return this.#compiled;
   }
 
+  #redactShownText(text: string): Redacted<string> {
+    const secrets = this.redactTextCounting(text);
+    const userinfo = redactUrlUserinfo(secrets.value);
+    return { value: userinfo.value, count: secrets.count + userinfo.count };
+  }
+
   #redact(
     value: unknown,
     depth: number,
     seen: WeakMap<object, unknown>,
     counter: { count: number },
+    redactText: (text: string) => Redacted<string>,
   ): unknown {
     if (typeof value === 'string') {
-      const { value: redacted, count } = this.redactTextCounting(value);
+      const { value: redacted, count } = redactText(value);
       counter.count += count;
       return redacted;
     }
@@ -151,7 +176,7 @@ export class SecretRedactor {
     if (Array.isArray(value)) {
       const copy: unknown[] = [];
       seen.set(value, copy);
-      for (const item of value) copy.push(this.#redact(item, depth + 1, seen, counter));
+      for (const item of value) copy.push(this.#redact(item, depth + 1, seen, counter, redactText));
       return copy;
     }
     const prototype = Object.getPrototypeOf(value) as object | null;
@@ -162,10 +187,11 @@ export class SecretRedactor {
     for (const key of Reflect.ownKeys(value)) {
       const descriptor = Object.getOwnPropertyDescriptor(value, key);
       if (!descriptor) continue;
-      if ('value' in descriptor) descriptor.value = this.#redact(descriptor.value, depth + 1, seen, counter);
+      if ('value' in descriptor)
+        descriptor.value = this.#redact(descriptor.value, depth + 1, seen, counter, redactText);
       else if (descriptor.get) {
         // An accessor (rare on errors) is read once and frozen into a redacted value.
-        descriptor.value = this.#redact(descriptor.get.call(value), depth + 1, seen, counter);
+        descriptor.value = this.#redact(descriptor.get.call(value), depth + 1, seen, counter, redactText);
         delete descriptor.get;
         delete descriptor.set;
       }

@@ -2,6 +2,7 @@ import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 import { z } from 'zod';
 import { ContextError } from '../errors.js';
+import { redactUrlUserinfo } from '../options/redact-url-userinfo.js';
 import { toIpv4IfMapped } from './ip-address.js';
 
 /**
@@ -47,10 +48,12 @@ export async function checkEndpointAddresses(
 ): Promise<readonly CheckedAddress[]> {
   if (!restrictsEndpoints(policy)) return [];
   const hostname = hostnameOf(url);
+  // The refusal is shown (status, trace, CLI): the URL without its userinfo.
+  const shown = redactUrlUserinfo(url).value;
   const deny = (reason: string): never => {
-    throw new ContextError('ENDPOINT_DENIED', `endpoint ${url} is not allowed: ${reason}`, {
+    throw new ContextError('ENDPOINT_DENIED', `endpoint ${shown} is not allowed: ${reason}`, {
       field: 'url',
-      value: url,
+      value: shown,
       ...(server !== undefined && { server }),
     });
   };

@@ -137,9 +137,12 @@ export class ServerConnection {
     return this.#status.state;
   }
 
-  /** What the server sent (instructions, server info, errors) can echo a credential: not here. */
+  /**
+   * What the server sent (instructions, server info, errors) can echo a credential, and an error
+   * can quote a URL with its userinfo: neither is here.
+   */
   status(): ServerStatus {
-    return this.#redactor.redactValue(this.#status.snapshot()).value;
+    return this.#redactor.redactShownValue(this.#status.snapshot()).value;
   }
 
   /** Knows every credential of this server's config and sessions: removes them from what it sent. */

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { ContextError } from '../errors.js';
 import { describeUnknownKey } from './nearest-key.js';
+import { redactUrlUserinfo } from './redact-url-userinfo.js';
 
 /**
  * Validates options once, at construction. The error names the option path and the bad
@@ -24,9 +25,13 @@ export function parseOptions<Schema extends z.ZodType>(
   const path = issue?.path.map(String).join('.') ?? '';
   // For an unknown key the fact is the key itself (its message names it and the nearest known one).
   const unknownKey = issue !== first || first?.params?.unknownKey === true;
-  const value = unknownKey ? issue?.path.at(-1) : valueAt(input, issue?.path ?? []);
+  const found = unknownKey ? issue?.path.at(-1) : valueAt(input, issue?.path ?? []);
+  // A bad server URL is echoed without its userinfo: that part is a credential.
+  const value = typeof found === 'string' ? redactUrlUserinfo(found).value : found;
   const got =
-    unknownKey || value === undefined || typeof value === 'function' ? '' : ` (got ${safeJson(value)})`;
+    unknownKey || value === undefined || typeof value === 'function'
+      ? ''
+      : ` (got ${redactUrlUserinfo(safeJson(value)).value})`;
   const field = path ? `${what}.${path}` : what;
   throw new ContextError('INVALID_OPTION', `${field}: ${issue?.message ?? 'invalid'}${got}`, {
     field,

@@ -131,6 +131,32 @@ describe('the inspector page in Chromium', () => {
     expect(await page.title()).toBe('mcp-context inspector');
   });
 
+  it('shows a server URL’s userinfo nowhere on the page: not in the servers table, not in a turn', async () => {
+    const { listening, provider } = await startInspectorHarness(
+      { content: true },
+      { extraServers: { hidden: { type: 'http', url: 'http://page-user:s3cret-pass@127.0.0.1:9/mcp' } } },
+    );
+    const page = await browser.newPage();
+    await page.goto(listening.url);
+    await page.waitForSelector('body[data-live="true"]');
+    await provider.provide({
+      pipelineId: 'support',
+      turnId: 'userinfo',
+      message: { attachments: [{ server: 'hidden', uri: 'gitnexus://repos' }] },
+    });
+    const card = page.locator('[data-turn-id="userinfo"]');
+    await card.waitFor();
+    await card.locator('header').click();
+    await expect.poll(() => card.getByTestId('context').textContent()).not.toBe('loading…');
+    await expect
+      .poll(() => page.getByTestId('server').allTextContents())
+      .toEqual(expect.arrayContaining([expect.stringContaining('http://[redacted]@127.0.0.1:9/mcp')]));
+    expect(await card.getByTestId('entry').textContent()).toContain('http://[redacted]@127.0.0.1:9/mcp');
+    const text = (await page.locator('body').textContent()) ?? '';
+    expect(text).not.toContain('s3cret-pass');
+    expect(text).not.toContain('page-user');
+  });
+
   it('filters pins and turn entries by URI', async () => {
     const { listening, provider, attachments } = await startInspectorHarness();
     await attachments.pin({ scope: { pipelineId: 'support' }, server: 'gitnexus', uri: 'gitnexus://repos' });

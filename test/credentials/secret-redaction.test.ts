@@ -2,6 +2,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { type FaultServerOptions, type FaultTransport, startFaultFixture } from '../../fixtures/index.js';
 import { MemoryAttachmentStore } from '../../src/attachments/memory-attachment-store.js';
 import { SecretRedactor } from '../../src/credentials/secret-redactor.js';
+import { checkEndpoint } from '../../src/mcp/endpoint-policy.js';
 import { McpServerRegistry, type McpServerRegistryOptions } from '../../src/mcp/mcp-server-registry.js';
 import { redactReadResult } from '../../src/mcp/redact-read-result.js';
 import { AccessPolicy } from '../../src/policy/access-policy.js';
@@ -63,11 +64,13 @@ async function echoSetup(
   config: (
     serverConfig: McpServerRegistryOptions['mcpServers'][string],
   ) => McpServerRegistryOptions['mcpServers'][string],
+  registry: Omit<McpServerRegistryOptions, 'mcpServers'> = {},
 ) {
   const fixture = await startFaultFixture(transport, server);
   const servers = new McpServerRegistry({
     mcpServers: { echo: config(fixture.serverConfig) },
     reconnect: false,
+    ...registry,
   });
   const provider = new ResourceContextProvider({
     servers,
@@ -130,6 +133,29 @@ describe('a server that echoes its credentials into content does not get them to
     expect(text).not.toContain(longSecret);
   });
 
+  it('over HTTP: the userinfo of the configured URL, sent as Basic auth, is redacted from content and status', async () => {
+    const password = 'p@ss w0rd!';
+    const { servers } = await echoSetup(
+      'http',
+      { resources: echoResources },
+      (serverConfig) => {
+        const url = new URL((serverConfig as { url: string }).url);
+        url.username = 'svc-account';
+        url.password = password;
+        return { type: 'http', url: url.href };
+      },
+      // A policy that restricts endpoints sends through node:http, which turns userinfo into
+      // `Authorization: Basic` (Node's fetch refuses such a URL outright).
+      { endpointPolicy: { denyHosts: ['blocked.invalid'] } },
+    );
+    const read = await servers.readResource('echo', 'fault://echo');
+    const text = (read.contents[0] as { text: string }).text;
+    expect(text).toContain('"authorization":"Basic [redacted]"');
+    expect(text).not.toContain(Buffer.from(`svc-account:${password}`).toString('base64'));
+    expect(text).not.toContain(encodeURIComponent(password));
+    expect(JSON.stringify(servers.status('echo'))).not.toContain('w0rd');
+  });
+
   it('a blob whose bytes hold the secret has it replaced in the bytes', () => {
     const redactor = new SecretRedactor();
     redactor.add(longSecret);
@@ -145,6 +171,43 @@ describe('a server that echoes its credentials into content does not get them to
 });
 
 describe('secrets stay out of errors, status and traces', () => {
+  it('errors shown lose every URL’s userinfo, configured or not; content keeps URLs it is about', () => {
+    const redactor = new SecretRedactor();
+    const error = new TypeError(
+      'Request cannot be constructed from a URL that includes credentials: https://me:hunter2@a.example/mcp',
+      { cause: new Error('token at https://TOKEN123@b.example/x, mail me@c.example') },
+    );
+    const shown = redactor.redactError(error);
+    expect(shown).toBeInstanceOf(TypeError);
+    expect(shown.message).toBe(
+      'Request cannot be constructed from a URL that includes credentials: https://[redacted]@a.example/mcp',
+    );
+    expect((shown.cause as Error).message).toBe('token at https://[redacted]@b.example/x, mail me@c.example');
+    expect(error.message).toContain('hunter2');
+    const plain = new Error('nothing to hide at https://a.example/');
+    expect(redactor.redactError(plain)).toBe(plain);
+    const content = { contents: [{ uri: 'a://b', text: 'clone https://user:pass@git.example/repo' }] };
+    expect(redactor.redactValue(content).value).toBe(content);
+  });
+
+  it('an option error and an ENDPOINT_DENIED quote the URL without its userinfo', async () => {
+    const badUrl = 'https://ops:t0ps3cret@ bad host/mcp';
+    expect(() => new McpServerRegistry({ mcpServers: { docs: { type: 'http', url: badUrl } } })).toThrow(
+      /mcpServers\.docs\.url: .*\(got "https:\/\/\[redacted\]@ bad host\/mcp"\)/,
+    );
+    const denied = await checkEndpoint('https://ops:t0ps3cret@blocked.example/mcp', {
+      preset: 'open',
+      denyHosts: ['blocked.example'],
+    }).catch((caught: unknown) => caught);
+    expect(denied).toMatchObject({
+      code: 'ENDPOINT_DENIED',
+      value: 'https://[redacted]@blocked.example/mcp',
+    });
+    expect(JSON.stringify({ ...(denied as object), message: (denied as Error).message })).not.toContain(
+      't0ps3cret',
+    );
+  });
+
   it('a server whose error and instructions echo the secret: neither the error, the status nor the trace has it', async () => {
     const { servers, provider } = await echoSetup(
       'stdio',

@@ -171,6 +171,39 @@ describe('createInspector', () => {
     expect(await attachments.list({ pipelineId: 'support' })).toEqual([]);
   });
 
+  it('shows no URL userinfo: a server configured as http://user:secret@… is redacted in state, events, trace and context', async () => {
+    const { listening, provider } = await startInspectorHarness(
+      { content: true },
+      // Node's fetch refuses a URL with credentials, and quotes the URL in its error.
+      {
+        extraServers: { hidden: { type: 'http', url: 'http://inspector-user:s3cret-pass@127.0.0.1:9/mcp' } },
+      },
+    );
+    const events = await openEventStream(`${listening.url}api/events`);
+    const { trace, blocks } = await provider.provide({
+      pipelineId: 'support',
+      turnId: 'turn-userinfo',
+      message: { attachments: [{ server: 'hidden', uri: 'gitnexus://repos' }] },
+    });
+    expect(trace.entries[0]?.status).toBe('error');
+    expect(trace.entries[0]?.error?.message).toContain('http://[redacted]@127.0.0.1:9/mcp');
+    const shown = [
+      JSON.stringify(trace),
+      JSON.stringify(blocks),
+      JSON.stringify(await events.next('turn')),
+      JSON.stringify(await events.next('servers')),
+      (await send(`${listening.url}api/state`)).body,
+      (await send(`${listening.url}api/turns/turn-userinfo/context`)).body,
+    ];
+    for (const text of shown) {
+      expect(text).not.toContain('s3cret-pass');
+      expect(text).not.toContain('inspector-user');
+    }
+    const state = JSON.parse(shown[4] ?? '{}');
+    const hidden = state.servers.find((server: { server: string }) => server.server === 'hidden');
+    expect(hidden.lastError.message).toContain('http://[redacted]@127.0.0.1:9/mcp');
+  });
+
   it('validates its options once, naming the bad one', async () => {
     const { provider, servers } = await startInspectorHarness();
     const attempt = () => createInspector(provider, servers, { token: 'short' });

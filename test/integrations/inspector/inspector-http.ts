@@ -42,13 +42,16 @@ export function send(
 }
 
 /** The provider harness (GitNexus fixture, `support` pipeline) with an inspector on 127.0.0.1. */
-export async function startInspectorHarness(options: InspectorOptions = {}): Promise<
+export async function startInspectorHarness(
+  options: InspectorOptions = {},
+  harnessOptions: Parameters<typeof startProviderHarness>[1] = {},
+): Promise<
   Awaited<ReturnType<typeof startProviderHarness>> & {
     inspector: Inspector;
     listening: ListeningInspector;
   }
 > {
-  const harness = await startProviderHarness('http');
+  const harness = await startProviderHarness('http', harnessOptions);
   const inspector = createInspector(harness.provider, harness.servers, options);
   const listening = await listenInspector(inspector);
   onTestFinished(() => listening.close());
