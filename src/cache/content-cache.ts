@@ -72,7 +72,15 @@ export interface CacheRead {
 }
 
 export interface ReadRequest {
+  /** The server's configured name (what events and traces name). */
   readonly server: string;
+  /**
+   * Which server that name stands for (`McpServerRegistry.identityOf`): part of the key, so a
+   * server of the same name in another registry — another tenant's — never shares content with
+   * this one, while registries and replicas configured alike do. Without it, the name alone
+   * (for a cache used by one registry only).
+   */
+  readonly identity?: string;
   readonly uri: string;
   /** Whose credentials read it, where they differ per user; part of the key. */
   readonly principal?: string;
@@ -103,6 +111,8 @@ export type CacheEvents = {
 
 interface Entry extends CachedContent {
   readonly server: string;
+  /** The request's identity, or its server's name without one: the key's first part. */
+  readonly space: string;
   /** Set when the session that produced it closed: not served fresh, still usable on error. */
   staleSince?: number;
   /** What a hit on it answers: one object per entry, not one per turn. */
@@ -112,6 +122,7 @@ interface Entry extends CachedContent {
 }
 
 interface Flight {
+  readonly space: string;
   readonly promise: Promise<{ content: CachedContent; shared?: SharedCacheStatus }>;
   /** False once an invalidation lands during the read: its result must not be stored. */
   storable: boolean;
@@ -131,7 +142,7 @@ const entryShare = 4;
 const entryOverheadBytes = 512;
 
 /**
- * Resource contents by (principal, server, uri): fresh for `ttlMs`, bounded by bytes, one read
+ * Resource contents by (server identity, uri, principal): fresh for `ttlMs`, bounded by bytes, one read
  * in flight per key however many turns ask (single-flight), dropped the moment the server says
  * the resource or its list changed.
  *
@@ -142,7 +153,9 @@ const entryOverheadBytes = 512;
 export class ContentCache extends EventEmitter<CacheEvents> {
   readonly #options: z.output<typeof cacheOptionsSchema>;
   readonly #entries: LRUCache<string, Entry>;
-  readonly #keysByServer = new Map<string, Set<string>>();
+  /** Keys by their server's identity (or name), and each server name's identities. */
+  readonly #keysBySpace = new Map<string, Set<string>>();
+  readonly #spacesByServer = new Map<string, Set<string>>();
   readonly #flights = new Map<string, Flight>();
   readonly #unsubscribe: (() => void) | undefined;
   #retirements = 0;
@@ -167,7 +180,7 @@ export class ContentCache extends EventEmitter<CacheEvents> {
         entry.retired = true;
         this.#retirements++;
         if (reason === 'evict') this.#metrics.evictions++;
-        if (reason !== 'set') this.#keysByServer.get(entry.server)?.delete(key);
+        if (reason !== 'set') this.#keysBySpace.get(entry.space)?.delete(key);
       },
     });
     // What other replicas heard is applied here without being published again.
@@ -246,30 +259,34 @@ export class ContentCache extends EventEmitter<CacheEvents> {
     }
   }
 
-  /** `notifications/resources/updated`: this URI changed (told to the other replicas too). */
-  invalidateResource(server: string, uri: string): void {
-    this.#options.shared?.publish({ kind: 'updated', server, uri });
-    this.#dropResource(server, uri, 'resource updated');
+  /**
+   * `notifications/resources/updated`: this URI changed (told to the other replicas too). With
+   * `identity`, only that server's copies (and those read without one) are dropped, not those of
+   * another registry's server of the same name; without it, every server of that name's.
+   */
+  invalidateResource(server: string, uri: string, identity?: string): void {
+    this.#options.shared?.publish({ kind: 'updated', server: identity ?? server, uri });
+    this.#dropResource(server, this.#spacesOf(server, identity), uri, 'resource updated');
   }
 
-  /** `notifications/resources/list_changed`: anything of this server may have changed. */
-  invalidateServer(server: string, reason = 'resource list changed'): void {
-    this.#options.shared?.publish({ kind: 'list-changed', server });
-    this.#dropServer(server, reason);
+  /** `notifications/resources/list_changed`: anything of this server may have changed (`identity` as above). */
+  invalidateServer(server: string, identity?: string): void {
+    this.#options.shared?.publish({ kind: 'list-changed', server: identity ?? server });
+    this.#dropServer(server, this.#spacesOf(server, identity), 'resource list changed');
   }
 
   /**
    * The server's session closed: its notifications may have been missed, so nothing of it is
-   * served fresh again, but the copies stay for stale-on-error.
+   * served fresh again, but the copies stay for stale-on-error (`identity` as above).
    */
-  markServerStale(server: string): void {
-    this.#options.shared?.publish({ kind: 'session-closed', server });
-    this.#markStale(server, 'session closed');
+  markServerStale(server: string, identity?: string): void {
+    this.#options.shared?.publish({ kind: 'session-closed', server: identity ?? server });
+    this.#markStale(server, this.#spacesOf(server, identity), 'session closed');
   }
 
   /** Nothing held is served fresh again (e.g. invalidations may have been missed); copies stay for stale-on-error. */
   markAllStale(reason: string): void {
-    for (const server of [...this.#keysByServer.keys()]) this.#markStale(server, reason);
+    for (const [server, spaces] of this.#spacesByServer) this.#markStale(server, [...spaces], reason);
   }
 
   /** Stops listening to the shared tier's invalidations (the entries stay). */
@@ -277,50 +294,78 @@ export class ContentCache extends EventEmitter<CacheEvents> {
     this.#unsubscribe?.();
   }
 
+  /**
+   * What another replica heard names its server by identity (or, from a cache used without
+   * identities, by name): the copies of that identity, or of every identity of that name.
+   */
   #apply(invalidation: Invalidation, origin: string): void {
-    if (invalidation.kind === 'updated') {
-      this.#dropResource(invalidation.server, invalidation.uri, `resource updated (${origin})`);
-    } else if (invalidation.kind === 'list-changed') {
-      this.#dropServer(invalidation.server, `resource list changed (${origin})`);
-    } else if (invalidation.kind === 'session-closed') {
-      this.#markStale(invalidation.server, `session closed (${origin})`);
-    } else {
+    if (invalidation.kind === 'all-stale') {
       this.markAllStale(invalidation.reason);
+      return;
+    }
+    const named = invalidation.server;
+    const spaces = new Set([named, ...(this.#spacesByServer.get(named) ?? [])]);
+    const server = this.#serverOf(named);
+    if (invalidation.kind === 'updated') {
+      this.#dropResource(server, [...spaces], invalidation.uri, `resource updated (${origin})`);
+    } else if (invalidation.kind === 'list-changed') {
+      this.#dropServer(server, [...spaces], `resource list changed (${origin})`);
+    } else {
+      this.#markStale(server, [...spaces], `session closed (${origin})`);
     }
   }
 
-  #dropResource(server: string, uri: string, reason: string): void {
+  /**
+   * The key spaces an invalidation of `server` reaches: with its identity, that identity's and
+   * those of reads made without one (keyed by the name); without, all of the name's.
+   */
+  #spacesOf(server: string, identity: string | undefined): string[] {
+    if (identity !== undefined) return [identity, server];
+    return [...(this.#spacesByServer.get(server) ?? [])];
+  }
+
+  /** The name a key space's reads gave (a space is an identity or a name). */
+  #serverOf(space: string): string {
+    for (const [server, spaces] of this.#spacesByServer) if (spaces.has(space)) return server;
+    return space;
+  }
+
+  #dropResource(server: string, spaces: readonly string[], uri: string, reason: string): void {
     let entries = 0;
     for (const [key, flight] of this.#flights) {
-      if (keyServer(key) === server && keyUri(key) === uri) {
+      if (spaces.includes(flight.space) && keyUri(key) === uri) {
         flight.storable = false;
         this.#flights.delete(key);
       }
     }
-    for (const key of [...(this.#keysByServer.get(server) ?? [])]) {
-      if (keyUri(key) === uri && this.#entries.delete(key)) entries++;
+    for (const space of spaces) {
+      for (const key of [...(this.#keysBySpace.get(space) ?? [])]) {
+        if (keyUri(key) === uri && this.#entries.delete(key)) entries++;
+      }
     }
     this.#recordInvalidation({ server, uri, reason, entries });
   }
 
-  #dropServer(server: string, reason: string): void {
+  #dropServer(server: string, spaces: readonly string[], reason: string): void {
     let entries = 0;
     for (const [key, flight] of this.#flights) {
-      if (keyServer(key) === server) {
+      if (spaces.includes(flight.space)) {
         flight.storable = false;
         this.#flights.delete(key);
       }
     }
-    for (const key of [...(this.#keysByServer.get(server) ?? [])]) {
-      if (this.#entries.delete(key)) entries++;
+    for (const space of spaces) {
+      for (const key of [...(this.#keysBySpace.get(space) ?? [])]) {
+        if (this.#entries.delete(key)) entries++;
+      }
     }
     this.#recordInvalidation({ server, reason, entries });
   }
 
-  #markStale(server: string, reason: string): void {
+  #markStale(server: string, spaces: readonly string[], reason: string): void {
     const now = Date.now();
     let entries = 0;
-    for (const key of this.#keysByServer.get(server) ?? []) {
+    for (const key of spaces.flatMap((space) => [...(this.#keysBySpace.get(space) ?? [])])) {
       // peek, not get: marking a copy stale is not a use of it (the eviction order stays).
       const entry = this.#entries.peek(key);
       if (entry && entry.staleSince === undefined) {
@@ -376,10 +421,13 @@ export class ContentCache extends EventEmitter<CacheEvents> {
       });
       return content;
     };
+    const space = spaceOf(request);
+    this.#noteSpace(request.server, space);
     const flight: Flight = {
+      space,
       storable: true,
       promise: this.#readThroughFleet(request, readFromServer, () => flight.storable).then((outcome) => {
-        if (flight.storable) this.#store(key, request.server, outcome.content);
+        if (flight.storable) this.#store(key, request.server, space, outcome.content);
         return outcome;
       }),
     };
@@ -404,7 +452,12 @@ export class ContentCache extends EventEmitter<CacheEvents> {
   ): Promise<{ content: CachedContent; shared?: SharedCacheStatus }> {
     const shared = this.#options.shared;
     if (!shared || request.bypass) return { content: await readFromServer() };
-    const lookup = await shared.lookup(request);
+    // The fleet keys by identity too: replicas configured alike share, other tenants never do.
+    const lookup = await shared.lookup({
+      server: spaceOf(request),
+      uri: request.uri,
+      ...(request.principal !== undefined && { principal: request.principal }),
+    });
     if (lookup.kind === 'hit') return { content: lookup.content, shared: 'hit' };
     if (lookup.kind === 'alone') return { content: await readFromServer(), shared: lookup.reason };
     let content: CachedContent;
@@ -419,19 +472,29 @@ export class ContentCache extends EventEmitter<CacheEvents> {
     return { content, shared: 'miss' };
   }
 
-  #store(key: string, server: string, content: CachedContent): void {
+  #store(key: string, server: string, space: string, content: CachedContent): void {
     if (content.bytes + entryOverheadBytes > this.#options.maxBytes / entryShare) {
       this.#metrics.tooLargeToCache++;
       return;
     }
     const { result, sha256, bytes, fetchedAt } = content;
-    this.#entries.set(key, { result, sha256, bytes, fetchedAt, server });
-    let keys = this.#keysByServer.get(server);
+    this.#entries.set(key, { result, sha256, bytes, fetchedAt, server, space });
+    let keys = this.#keysBySpace.get(space);
     if (!keys) {
       keys = new Set();
-      this.#keysByServer.set(server, keys);
+      this.#keysBySpace.set(space, keys);
     }
     keys.add(key);
+  }
+
+  /** Remembers that `server` is read under `space` (its invalidations by name reach it). */
+  #noteSpace(server: string, space: string): void {
+    let spaces = this.#spacesByServer.get(server);
+    if (!spaces) {
+      spaces = new Set();
+      this.#spacesByServer.set(server, spaces);
+    }
+    spaces.add(space);
   }
 
   #recordInvalidation(event: { server: string; uri?: string; reason: string; entries: number }): void {
@@ -453,13 +516,14 @@ function cacheKey(request: ReadRequest): string {
   const frozen = Object.isFrozen(request);
   const kept = frozen ? requestKeys.get(request) : undefined;
   if (kept !== undefined) return kept;
-  const key = `${request.server}${separator}${request.uri}${separator}${request.principal ?? ''}`;
+  const key = `${spaceOf(request)}${separator}${request.uri}${separator}${request.principal ?? ''}`;
   if (frozen) requestKeys.set(request, key);
   return key;
 }
 
-function keyServer(key: string): string {
-  return key.slice(0, key.indexOf(separator));
+/** The key's first part: the server's identity, or its name for a read made without one. */
+function spaceOf(request: ReadRequest): string {
+  return request.identity ?? request.server;
 }
 
 function keyUri(key: string): string {

@@ -32,6 +32,8 @@ export interface FetchContext {
   readonly servers: Pick<ServerOperations, 'has' | 'readResource'> & {
     /** Whether each principal has its own session and content at this server. */
     isPerUser(server: string): boolean;
+    /** Which server the name stands for, as the cache keys it (`McpServerRegistry.identityOf`). */
+    identityOf(server: string): string | Promise<string>;
   };
   /** The turn's user (see `Turn.principal`). */
   readonly principal?: string;
@@ -237,11 +239,20 @@ function failedFetch(
   return { kind: 'failed', status, error: failure, cache, durationMs };
 }
 
-/** The attachment's fresh copy in the cache, if there is one (see readContent). */
+/**
+ * The attachment's fresh copy in the cache, if there is one (see readContent). Not before the
+ * server's identity is known: until then the read path resolves it (once per server).
+ */
 function peekContent(attachment: FetchTarget, context: FetchContext): CacheRead | undefined {
   const { server } = attachment;
   if (bypassesCache(attachment, context) || !context.servers.has(server)) return undefined;
-  return context.cache?.peek(peekRequestOf(attachment, partitionOf(server, context)));
+  const identity = context.servers.identityOf(server);
+  if (typeof identity !== 'string') {
+    // The read path awaits it again and reports its failure; here it is only not yet known.
+    identity.catch(() => undefined);
+    return undefined;
+  }
+  return context.cache?.peek(peekRequestOf(attachment, identity, partitionOf(server, context)));
 }
 
 // The peek request of each frozen target (a stored pin resolves to the same frozen object every
@@ -249,11 +260,16 @@ function peekContent(attachment: FetchTarget, context: FetchContext): CacheRead 
 // it. Targets built for one turn get a request built for it, and nothing is kept for them.
 const peekRequests = new WeakMap<FetchTarget, ReadRequest>();
 
-function peekRequestOf(attachment: FetchTarget, principal: string | undefined): ReadRequest {
-  if (!Object.isFrozen(attachment)) return { server: attachment.server, uri: attachment.uri, principal };
+function peekRequestOf(
+  attachment: FetchTarget,
+  identity: string,
+  principal: string | undefined,
+): ReadRequest {
+  const { server, uri } = attachment;
+  if (!Object.isFrozen(attachment)) return { server, identity, uri, principal };
   const kept = peekRequests.get(attachment);
-  if (kept && kept.principal === principal) return kept;
-  const request = Object.freeze({ server: attachment.server, uri: attachment.uri, principal });
+  if (kept && kept.principal === principal && kept.identity === identity) return kept;
+  const request = Object.freeze({ server, identity, uri, principal });
   peekRequests.set(attachment, request);
   return request;
 }
@@ -267,12 +283,16 @@ function bypassesCache(attachment: FetchTarget, context: FetchContext): boolean 
  * The attachment's content: from the cache (shared with concurrent turns, single-flight), or
  * straight from its server's session without one.
  */
-function readContent(attachment: FetchTarget, context: FetchContext): Promise<CacheRead> {
+async function readContent(attachment: FetchTarget, context: FetchContext): Promise<CacheRead> {
   const { server, uri } = attachment;
-  if (!context.cache) return readUncached(attachment, context);
-  return context.cache.read(
+  const cache = context.cache;
+  if (!cache) return readUncached(attachment, context);
+  const known = context.servers.identityOf(server);
+  const identity = typeof known === 'string' ? known : await raceAbort(known, context.until.signal);
+  return cache.read(
     {
       server,
+      identity,
       uri,
       principal: partitionOf(server, context),
       bypass: bypassesCache(attachment, context),

@@ -23,6 +23,11 @@ export interface SharedTier {
 }
 
 export interface SharedKey {
+  /**
+   * The server's identity (`McpServerRegistry.identityOf`: a hash of its name, endpoint and
+   * credentials, the same on replicas configured alike), or its name where the cache was read
+   * without one. Replicas whose servers differ under one name never meet at one key.
+   */
   readonly server: string;
   readonly uri: string;
   /** Per-user servers: the principal whose credentials read it; the shared copy is theirs alone. */
@@ -48,6 +53,7 @@ export type SharedLookup =
     }
   | { readonly kind: 'alone'; readonly reason: 'unavailable' | 'wait-timeout' };
 
+/** `server`: the identity (or name) as in SharedKey; an invalidation reaches that server's copies only. */
 export type Invalidation =
   | { readonly kind: 'updated'; readonly server: string; readonly uri: string }
   | { readonly kind: 'list-changed'; readonly server: string }

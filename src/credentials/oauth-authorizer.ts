@@ -43,6 +43,13 @@ export interface OAuthAuthorizer {
   readonly redirectUrl: string;
   readonly store: OAuthStore;
   /**
+   * Whose users `store` holds tokens for (e.g. the customer's id), the same on every replica
+   * that shares that store. Caches share an OAuth server's content only between registries
+   * whose authorizers name the same tenant (shared tiers included); without it, only between
+   * registries holding this very store object.
+   */
+  readonly tenant?: string;
+  /**
    * Called when the user must authorize. Return the code if the host can obtain it now (a
    * CLI waiting on its loopback redirect); return undefined and the operation fails with
    * AUTH_REQUIRED carrying `url`, for the host to show; it then calls

@@ -44,6 +44,7 @@ import {
 } from './registry-options.js';
 import type { McpServerConfig } from './server-config.js';
 import { type ConnectionEvent, ServerConnection } from './server-connection.js';
+import { serverIdentity } from './server-identity.js';
 import type { Completion, ServerOperations } from './server-operations.js';
 import type { ServerStatus } from './server-status.js';
 import {
@@ -78,6 +79,8 @@ export class McpServerRegistry extends EventEmitter<RegistryEvents> implements S
   /** Per-user servers: one session per principal. */
   readonly #perUser = new Map<string, PrincipalSessions>();
   readonly #audit: AuditLog | undefined;
+  /** Each server's identity once known, or its resolution in flight (see identityOf). */
+  readonly #identities = new Map<string, string | Promise<string>>();
 
   constructor(options: McpServerRegistryOptions) {
     super();
@@ -149,6 +152,46 @@ export class McpServerRegistry extends EventEmitter<RegistryEvents> implements S
   /** Whether `server` is per-user: each principal has its own session, credentials and content. */
   isPerUser(server: string): boolean {
     return this.#perUser.has(server);
+  }
+
+  /**
+   * Which server `server` stands for, as caches key its content (see `serverIdentity`): the same
+   * in every registry, here or on another replica, whose entry reaches the same server with the
+   * same credentials; different wherever either differs. A SHA-256, never a credential in clear.
+   * Answered at once unless a `{ secret }` must be fetched from an asynchronous credential
+   * source (then once, on first use); rejects as connecting would when a reference cannot be
+   * resolved (and is asked again next time).
+   */
+  identityOf(server: string): string | Promise<string> {
+    const known = this.#identities.get(server);
+    if (known !== undefined) return known;
+    let identity: string | Promise<string>;
+    try {
+      identity = serverIdentity(server, this.#configured(server).config, {
+        endpointPolicy: this.#options.endpointPolicy,
+        maxReadBytes: this.#options.maxReadBytes,
+        ...(this.#options.credentials !== undefined && { credentials: this.#options.credentials }),
+        ...(this.#options.authorizer !== undefined && { authorizer: this.#options.authorizer }),
+      });
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (typeof identity === 'string') {
+      this.#identities.set(server, identity);
+      return identity;
+    }
+    const resolving = identity.then(
+      (resolved) => {
+        this.#identities.set(server, resolved);
+        return resolved;
+      },
+      (error: unknown) => {
+        this.#identities.delete(server);
+        throw error;
+      },
+    );
+    this.#identities.set(server, resolving);
+    return resolving;
   }
 
   /** State, last error, last use, server info, capabilities, instructions and counts. */
@@ -567,14 +610,7 @@ export class McpServerRegistry extends EventEmitter<RegistryEvents> implements S
    * the principal.
    */
   #connection(server: string, principal?: string): ServerConnection {
-    const connection = this.#connections.get(server);
-    if (!connection) {
-      throw new ContextError('UNKNOWN_SERVER', `no MCP server named "${server}" is configured`, {
-        server,
-        field: 'server',
-        value: server,
-      });
-    }
+    const connection = this.#configured(server);
     const sessions = this.#perUser.get(server);
     if (sessions === undefined) return connection;
     if (principal === undefined) {
@@ -585,6 +621,19 @@ export class McpServerRegistry extends EventEmitter<RegistryEvents> implements S
       );
     }
     return sessions.get(principal);
+  }
+
+  /** The server's shared connection (UNKNOWN_SERVER when no server has that name). */
+  #configured(server: string): ServerConnection {
+    const connection = this.#connections.get(server);
+    if (!connection) {
+      throw new ContextError('UNKNOWN_SERVER', `no MCP server named "${server}" is configured`, {
+        server,
+        field: 'server',
+        value: server,
+      });
+    }
+    return connection;
   }
 
   #call<T>(

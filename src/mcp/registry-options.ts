@@ -68,8 +68,12 @@ export const registryOptionsSchema = z.strictObject({
         typeof value === 'object' &&
         value !== null &&
         typeof (value as { redirectUrl?: unknown }).redirectUrl === 'string' &&
-        hasMethod('get')((value as { store?: unknown }).store),
-      { message: 'an authorizer needs a redirectUrl string and a store with get/set/delete' },
+        hasMethod('get')((value as { store?: unknown }).store) &&
+        isTenant((value as { tenant?: unknown }).tenant),
+      {
+        message:
+          'an authorizer needs a redirectUrl string and a store with get/set/delete (and a tenant, if any, is a non-empty string)',
+      },
     )
     .optional(),
   /**
@@ -98,6 +102,10 @@ export const registryOptionsSchema = z.strictObject({
     .custom<Telemetry>(hasMethod('startSpan'), { message: 'telemetry must come from openTelemetry()' })
     .optional(),
 });
+
+function isTenant(tenant: unknown): boolean {
+  return tenant === undefined || (typeof tenant === 'string' && tenant.length > 0);
+}
 
 function hasMethod(name: string) {
   return (value: unknown) =>

@@ -30,6 +30,7 @@ function start(options: { perUser?: boolean; read?: () => Promise<never> } = {})
   const servers: FetchContext['servers'] = {
     has: (name) => registry.has(name),
     isPerUser: () => options.perUser === true,
+    identityOf: (name) => registry.identityOf(name),
     readResource: (name, resource, readOptions = {}) => {
       reads.push(readOptions);
       return options.read ? options.read() : registry.readResource(name, resource, readOptions);
@@ -45,7 +46,9 @@ function start(options: { perUser?: boolean; read?: () => Promise<never> } = {})
     readTimeoutMs: 10_000,
     ...overrides,
   });
-  return { server, context, reads };
+  // How the cache keys this registry's `controlled` (what the fetch step keys its reads by).
+  const key = { server: 'controlled', identity: String(registry.identityOf('controlled')), uri };
+  return { server, context, reads, key };
 }
 
 const textOf = (fate: Awaited<ReturnType<typeof fetchAttachment>>) =>
@@ -210,7 +213,7 @@ describe('fetchAttachment', () => {
     expect(fate).toMatchObject({ kind: 'ready', cache: 'stale', staleError: { code: 'READ_TIMEOUT' } });
     expect(textOf(fate)).toEqual(['version 1']);
     const internal = start({ read: async () => Promise.reject(new Error('broken')) });
-    await cache.read({ server: 'controlled', uri }, async () => ({ contents: [] }));
+    await cache.read(internal.key, async () => ({ contents: [] }));
     const wrapped = await fetchAttachment(target, internal.context({ cache }));
     expect(wrapped).toMatchObject({
       cache: 'stale',
@@ -285,7 +288,7 @@ describe('fetchAttachment on a warm turn', () => {
   });
 
   it("the content of each hit answered at once is collected in the context's hits; a miss or a bypass adds none", async () => {
-    const { context } = start();
+    const { context, key } = start();
     const cache = new ContentCache();
     const hits: CachedContent[] = [];
     const collecting = context({ cache, derived: new DerivedCache(), hits });
@@ -293,7 +296,7 @@ describe('fetchAttachment on a warm turn', () => {
     expect(hits).toEqual([]);
     fetchAttachment(target, collecting);
     fetchAttachment(target, collecting);
-    const held = cache.peek({ server: 'controlled', uri })?.content;
+    const held = cache.peek(key)?.content;
     expect(held).toBeDefined();
     expect(hits).toHaveLength(2);
     expect(hits[0]).toBe(held);
