@@ -13,7 +13,13 @@ export const inspectorOptionsSchema = z.strictObject({
    * loopback with a loopback Host header. Default: 32 random bytes, readable as `inspector.token`.
    */
   token: z.string().min(16, 'must be at least 16 characters').optional(),
-  /** Serve loopback requests (127.0.0.0/8, ::1, Host localhost/127.0.0.1/[::1]) without the token. Default true. */
+  /**
+   * Serve loopback requests (127.0.0.0/8, ::1, Host localhost/127.0.0.1/[::1]) without the token.
+   * Default true. A request a relay forwarded (`Forwarded`, `X-Forwarded-For`, `X-Real-IP`,
+   * `X-Forwarded-Host`, `Via`) needs the token unless every client it names is loopback: a reverse
+   * proxy on the same host connects from loopback. A proxy that adds none of these headers cannot
+   * be told apart — behind one, set this to false.
+   */
   loopbackWithoutToken: z.boolean().default(true),
   /** Where the host mounts the handler, e.g. `/inspector/`. Default `/`. */
   basePath: z

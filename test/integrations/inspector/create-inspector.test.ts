@@ -73,6 +73,39 @@ describe('createInspector', () => {
     expect(wrong.status).toBe(401);
   });
 
+  it('a loopback request a proxy relays for a remote client needs the token, as a remote one does', async () => {
+    const { listening, inspector } = await startInspectorHarness();
+    const state = `${listening.url}api/state`;
+    const relayed: Record<string, string>[] = [
+      { 'x-forwarded-for': '203.0.113.7' },
+      { 'x-forwarded-for': '127.0.0.1, 203.0.113.7' },
+      { forwarded: 'for=198.51.100.1;proto=https' },
+      { forwarded: 'for="[2001:db8::1]:4711"' },
+      { forwarded: 'for=unknown' },
+      { forwarded: 'proto=https;by=127.0.0.1' },
+      { 'x-real-ip': '192.0.2.9' },
+      { via: '1.1 proxy.example' },
+      { 'x-forwarded-host': 'inspector.example' },
+    ];
+    for (const headers of relayed) {
+      const answer = await send(state, { headers });
+      expect(answer.status, JSON.stringify(headers)).toBe(401);
+      expect(answer.body).not.toContain('gitnexus');
+      const withToken = await send(state, {
+        headers: { ...headers, authorization: `Bearer ${inspector.token}` },
+      });
+      expect(withToken.status, JSON.stringify(headers)).toBe(200);
+    }
+    // A relay that forwards for a client on loopback itself changes nothing.
+    const local: Record<string, string>[] = [
+      { 'x-forwarded-for': '127.0.0.1' },
+      { forwarded: 'for="[::1]:4711", for=127.0.0.2' },
+      { 'x-real-ip': '::ffff:127.0.0.1' },
+    ];
+    for (const headers of local)
+      expect((await send(state, { headers })).status, JSON.stringify(headers)).toBe(200);
+  });
+
   it('with loopbackWithoutToken false, even a loopback request needs the token', async () => {
     const { listening } = await startInspectorHarness({
       token: 'a-token-of-twenty-chars',
