@@ -11,6 +11,7 @@ import type {
   SharedTier,
 } from '../cache/shared-tier.js';
 import { parseOptions } from '../options/parse-options.js';
+import { maxInvalidationMessageLength, parseInvalidationMessage } from './invalidation-message.js';
 import { redisKeys } from './redis-keys.js';
 import { fillScript, invalidateScript, lookupScript, releaseScript, renewScript } from './redis-scripts.js';
 import { type RedisSharedTierOptions, redisTierOptionsSchema } from './redis-tier-options.js';
@@ -36,6 +37,8 @@ export interface RedisSharedTierMetrics {
   readonly published: number;
   readonly publishFailures: number;
   readonly received: number;
+  /** Messages on the channel that were not invalidations (not JSON, the wrong shape, too long): dropped. */
+  readonly malformedMessages: number;
 }
 
 export type { RedisSharedTierOptions };
@@ -71,6 +74,7 @@ export class RedisSharedTier extends EventEmitter<RedisSharedTierEvents> impleme
     published: 0,
     publishFailures: 0,
     received: 0,
+    malformedMessages: 0,
   };
 
   constructor(options: RedisSharedTierOptions = {}) {
@@ -218,7 +222,13 @@ export class RedisSharedTier extends EventEmitter<RedisSharedTierEvents> impleme
     };
   }
 
-  async #send(invalidation: Exclude<Invalidation, { kind: 'all-stale' }>): Promise<void> {
+  async #send(heard: Exclude<Invalidation, { kind: 'all-stale' }>): Promise<void> {
+    // Receivers drop messages past the bound unparsed: a URI that long is sent as its server's
+    // list change (coarser, never missed).
+    const invalidation =
+      JSON.stringify(heard).length > maxInvalidationMessageLength - 512
+        ? { kind: 'list-changed' as const, server: heard.server }
+        : heard;
     const generation =
       invalidation.kind === 'updated'
         ? this.#keys.uriGeneration(invalidation.server, invalidation.uri)
@@ -289,16 +299,17 @@ export class RedisSharedTier extends EventEmitter<RedisSharedTierEvents> impleme
   }
 
   #onMessage(message: string): void {
-    let parsed: { origin?: unknown; sentAt?: unknown; invalidation?: Invalidation };
-    try {
-      parsed = JSON.parse(message);
-    } catch {
-      return; // not ours
+    // Untrusted input: whatever does not parse as an invalidation is dropped and counted, never
+    // thrown (a throw here is an uncaught exception in every replica at once).
+    const parsed = parseInvalidationMessage(message);
+    if (!parsed) {
+      this.#metrics.malformedMessages++;
+      return;
     }
-    if (parsed.origin === this.replicaId || !parsed.invalidation || typeof parsed.origin !== 'string') return;
+    if (parsed.origin === this.replicaId) return;
     this.#metrics.received++;
     this.#notify(parsed.invalidation);
-    const latencyMs = typeof parsed.sentAt === 'number' ? now() - parsed.sentAt : Number.NaN;
+    const latencyMs = parsed.sentAt === undefined ? Number.NaN : now() - parsed.sentAt;
     this.emit('invalidation-received', {
       invalidation: parsed.invalidation,
       origin: parsed.origin,

@@ -9,7 +9,8 @@ import { type CacheEvents, ContentCache } from '../../src/cache/content-cache.js
 type CacheInvalidated = CacheEvents['cache-invalidated'][0];
 
 import type { RedisSharedTier } from '../../src/redis.js';
-import { freshPrefix, openTier, ThrowawayRedis, testRedisUrl } from './support/redis-test.js';
+import { FaultRedis } from '../support/fault-redis.js';
+import { freshPrefix, openTier, testRedisUrl } from './support/redis-test.js';
 import { startSilentServer } from './support/silent-server.js';
 
 const holdLeaseScript = join(dirname(fileURLToPath(import.meta.url)), 'support/hold-lease-process.ts');
@@ -243,7 +244,7 @@ describe('RedisSharedTier behind ContentCache', () => {
   });
 
   it('kill test: Redis restarted mid-run — local copies are marked stale, nothing from before a missed invalidation is served', async () => {
-    const redis = await ThrowawayRedis.start();
+    const redis = await FaultRedis.start();
     onTestFinished(() => redis.destroy());
     const a = await replica('restart:', { url: redis.url });
     const b = await replica('restart:', { url: redis.url });

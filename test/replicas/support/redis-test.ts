@@ -1,9 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { onTestFinished } from 'vitest';
 import { RedisSharedTier, type RedisSharedTierOptions } from '../../../src/redis.js';
@@ -37,81 +32,4 @@ export async function openTier(options: RedisSharedTierOptions = {}): Promise<Re
   onTestFinished(() => tier.close());
   await tier.ready();
   return tier;
-}
-
-/**
- * A Redis server of its own on a free loopback port, for tests that kill and restart Redis
- * (the machine's shared one on 6379 is never restarted). Keeps nothing on disk.
- */
-export class ThrowawayRedis {
-  readonly port: number;
-  readonly #directory = mkdtempSync(join(tmpdir(), 'mcp-context-redis-'));
-  #process: ChildProcess | undefined;
-
-  private constructor(port: number) {
-    this.port = port;
-  }
-
-  static async start(): Promise<ThrowawayRedis> {
-    const redis = new ThrowawayRedis(await freePort());
-    await redis.start();
-    return redis;
-  }
-
-  get url(): string {
-    return `redis://127.0.0.1:${this.port}`;
-  }
-
-  async start(): Promise<void> {
-    const child = spawn(
-      'redis-server',
-      [
-        '--port',
-        String(this.port),
-        '--bind',
-        '127.0.0.1',
-        '--save',
-        '',
-        '--appendonly',
-        'no',
-        '--dir',
-        this.#directory,
-      ],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
-    );
-    this.#process = child;
-    await new Promise<void>((resolve, reject) => {
-      let output = '';
-      child.stdout?.on('data', (chunk: Buffer) => {
-        output += chunk.toString();
-        if (output.includes('Ready to accept connections')) resolve();
-      });
-      child.once('exit', (code) => reject(new Error(`redis-server exited (${code}): ${output}`)));
-    });
-  }
-
-  /** Kills it at once, as a crash would: everything it held is gone. */
-  async kill(): Promise<void> {
-    const child = this.#process;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGKILL');
-    await exited;
-  }
-
-  async destroy(): Promise<void> {
-    await this.kill();
-    rmSync(this.#directory, { recursive: true, force: true });
-  }
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }
