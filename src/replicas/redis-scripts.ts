@@ -2,18 +2,34 @@
 // and its URI when the read began; an invalidation increments them, so a copy read before an
 // invalidation can neither be served nor stored after it (no delete has to win a race).
 
-/** KEYS: entry, lease, serverGeneration, uriGeneration. ARGV: token, leaseMs. → hit | lead | wait */
+/**
+ * KEYS: entry, lease, serverGeneration, uriGeneration. ARGV: token, leaseMs, skipCopy, maxBodyBytes.
+ * → hit body | lead serverGeneration uriGeneration unusable | wait unusable.
+ *
+ * What is at the entry's key is untrusted (anything may have written there): a key of another
+ * type, a hash without a body or with a body larger than any copy is not a copy (`unusable` says
+ * `malformed`), and the lease is taken as for a miss. With skipCopy = 1 the copy is passed over:
+ * the caller found it unusable, and reads under the lease instead.
+ */
 export const lookupScript = `
 local serverGeneration = redis.call('GET', KEYS[3]) or '0'
 local uriGeneration = redis.call('GET', KEYS[4]) or '0'
-local entry = redis.call('HMGET', KEYS[1], 's', 'u', 'body')
-if entry[3] and entry[1] == serverGeneration and entry[2] == uriGeneration then
-  return {'hit', entry[3]}
+local unusable = ''
+local kind = redis.call('TYPE', KEYS[1]).ok
+if kind == 'hash' then
+  local entry = redis.call('HMGET', KEYS[1], 's', 'u', 'body')
+  if not entry[3] or redis.call('HSTRLEN', KEYS[1], 'body') > tonumber(ARGV[4]) then
+    unusable = 'malformed'
+  elseif entry[1] == serverGeneration and entry[2] == uriGeneration and ARGV[3] ~= '1' then
+    return {'hit', entry[3]}
+  end
+elseif kind ~= 'none' then
+  unusable = 'malformed'
 end
 if redis.call('SET', KEYS[2], ARGV[1], 'NX', 'PX', ARGV[2]) then
-  return {'lead', serverGeneration, uriGeneration}
+  return {'lead', serverGeneration, uriGeneration, unusable}
 end
-return {'wait'}
+return {'wait', unusable}
 `;
 
 /**
@@ -23,6 +39,8 @@ return {'wait'}
 export const fillScript = `
 local stored = 0
 if (redis.call('GET', KEYS[3]) or '0') == ARGV[2] and (redis.call('GET', KEYS[4]) or '0') == ARGV[3] then
+  -- Replaces whatever was there (a key of another type, fields a copy does not have).
+  redis.call('DEL', KEYS[1])
   redis.call('HSET', KEYS[1], 's', ARGV[2], 'u', ARGV[3], 'body', ARGV[4])
   redis.call('PEXPIRE', KEYS[1], ARGV[5])
   stored = 1

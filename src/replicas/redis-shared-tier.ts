@@ -12,6 +12,7 @@ import type {
 } from '../cache/shared-tier.js';
 import { parseOptions } from '../options/parse-options.js';
 import { maxInvalidationMessageLength, parseInvalidationMessage } from './invalidation-message.js';
+import { readSharedCopy } from './read-shared-copy.js';
 import { redisKeys } from './redis-keys.js';
 import { fillScript, invalidateScript, lookupScript, releaseScript, renewScript } from './redis-scripts.js';
 import { type RedisSharedTierOptions, redisTierOptionsSchema } from './redis-tier-options.js';
@@ -39,7 +40,21 @@ export interface RedisSharedTierMetrics {
   readonly received: number;
   /** Messages on the channel that were not invalidations (not JSON, the wrong shape, too long): dropped. */
   readonly malformedMessages: number;
+  /**
+   * Shared copies that were not copies (a key of another type, not JSON, not a read result's
+   * shape, larger than maxEntryBytes): misses, read from the server and replaced.
+   */
+  readonly malformedCopies: number;
+  /** Shared copies whose contents do not hash to their recorded sha256 (or byte count): misses. */
+  readonly mismatchedCopies: number;
 }
+
+/** Why a shared copy was a miss, and the metric that counts it. */
+type Rejection = 'malformed' | 'mismatched';
+const rejectionMetric = {
+  malformed: 'malformedCopies',
+  mismatched: 'mismatchedCopies',
+} as const satisfies Record<Rejection, keyof RedisSharedTierMetrics>;
 
 export type { RedisSharedTierOptions };
 
@@ -75,6 +90,8 @@ export class RedisSharedTier extends EventEmitter<RedisSharedTierEvents> impleme
     publishFailures: 0,
     received: 0,
     malformedMessages: 0,
+    malformedCopies: 0,
+    mismatchedCopies: 0,
   };
 
   constructor(options: RedisSharedTierOptions = {}) {
@@ -117,6 +134,14 @@ export class RedisSharedTier extends EventEmitter<RedisSharedTierEvents> impleme
     const token = randomUUID();
     const keys = this.#scriptKeys(key);
     const deadline = Date.now() + this.#options.waitTimeoutMs;
+    // Once a copy was found unusable, it is passed over: this replica reads under the lease.
+    let skipCopy = false;
+    const rejected = new Set<Rejection>();
+    const reject = (reason: Rejection) => {
+      // Each reason counted once per lookup, however often the same copy is seen.
+      if (!rejected.has(reason)) this.#metrics[rejectionMetric[reason]]++;
+      rejected.add(reason);
+    };
     try {
       for (let attempt = 0; ; attempt++) {
         const reply = (await this.#commands.eval(
@@ -125,15 +150,27 @@ export class RedisSharedTier extends EventEmitter<RedisSharedTierEvents> impleme
           ...keys,
           token,
           this.#options.leaseMs,
+          skipCopy ? '1' : '0',
+          this.#options.maxEntryBytes,
         )) as string[];
         if (reply[0] === 'hit') {
+          const copy = readSharedCopy(reply[1] ?? '');
+          if (copy.kind !== 'copy') {
+            reject(copy.kind);
+            skipCopy = true;
+            continue;
+          }
           this.#metrics.hits++;
-          return { kind: 'hit', content: JSON.parse(reply[1] ?? 'null') as SharedContent };
+          return { kind: 'hit', content: copy.content };
         }
         if (reply[0] === 'lead') {
+          if (reply[3] === 'malformed') reject('malformed');
           this.#metrics.leads++;
           return this.#lead(keys, token, reply[1] ?? '0', reply[2] ?? '0');
         }
+        if (reply[1] === 'malformed') reject('malformed');
+        // Another replica is reading under the lease: its fill replaces whatever copy was here.
+        skipCopy = false;
         if (attempt === 0) this.#metrics.waits++;
         if (Date.now() >= deadline) {
           this.#metrics.waitTimeouts++;

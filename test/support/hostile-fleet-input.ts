@@ -29,3 +29,44 @@ export const hostileMessages: readonly (string | Buffer)[] = [
   'x'.repeat(4 * 1024 * 1024),
   `${'['.repeat(50_000)}${']'.repeat(50_000)}`,
 ];
+
+const validSha256 = 'a'.repeat(64);
+const readResult = { contents: [{ uri: 'x://a', mimeType: 'text/plain', text: 'planted' }] };
+
+/**
+ * Bodies planted at a shared copy's key (under the current generations, so the tier would serve
+ * them): JSON of the wrong type, the wrong shape, fields of the wrong types, a result no server
+ * could send. None of them is a copy.
+ */
+export const hostileCopyBodies: readonly (readonly [name: string, body: string])[] = [
+  ['null', 'null'],
+  ['a number', '42'],
+  ['a string', '"a string"'],
+  ['an array', '[]'],
+  ['an empty object', '{}'],
+  ['not JSON', 'not json {'],
+  ['a result without its envelope', JSON.stringify(readResult)],
+  [
+    'contents that are a string',
+    JSON.stringify({ result: { contents: 'x' }, sha256: validSha256, bytes: 1, fetchedAt: Date.now() }),
+  ],
+  [
+    'an item with neither text nor blob',
+    JSON.stringify({
+      result: { contents: [{ uri: 'x://a' }] },
+      sha256: validSha256,
+      bytes: 0,
+      fetchedAt: Date.now(),
+    }),
+  ],
+  ['sha256 a number', JSON.stringify({ result: readResult, sha256: 5, bytes: 7, fetchedAt: Date.now() })],
+  [
+    'bytes a string',
+    JSON.stringify({ result: readResult, sha256: validSha256, bytes: '7', fetchedAt: Date.now() }),
+  ],
+  [
+    'fetchedAt a string',
+    JSON.stringify({ result: readResult, sha256: validSha256, bytes: 7, fetchedAt: 'now' }),
+  ],
+  ['fetchedAt missing', JSON.stringify({ result: readResult, sha256: validSha256, bytes: 7 })],
+];
