@@ -30,6 +30,8 @@ export default defineConfig({
     // property test (4 s plain) takes over 30 s under Stryker.
     testTimeout: 120_000,
     hookTimeout: 60_000,
+    // Tests that need PostgreSQL, Redis or Chromium read what this probe found (test/support/services.ts).
+    globalSetup: ['test/support/probe-services.ts'],
     include: [
       ...(tests !== undefined && tests.length > 0
         ? tests

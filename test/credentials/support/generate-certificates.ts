@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { requireServices } from '../../support/services.js';
 
 export interface TestCertificates {
   readonly caCert: string;
@@ -19,6 +20,7 @@ export interface TestCertificates {
  * system's openssl in a temporary directory that is removed before returning.
  */
 export function generateCertificates(): TestCertificates {
+  requireServices('openssl');
   const directory = mkdtempSync(join(tmpdir(), 'mcp-mtls-'));
   const path = (name: string) => join(directory, name);
   const openssl = (...args: string[]) => execFileSync('openssl', args, { stdio: 'pipe' });

@@ -1,10 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { onTestFinished } from 'vitest';
+import { postgresUrl } from '../../support/probe-services.js';
+import { requireServices } from '../../support/services.js';
 
 // Tests use their own database on the machine's PostgreSQL (`.ci/run` starts one when none listens),
 // and each test its own schema in it, dropped when the test finishes.
-const adminUrl = process.env.MCP_CONTEXT_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+// A test that needs it skips, with the probe's line, when nothing listens there.
+const adminUrl = postgresUrl;
 const databaseName = 'mcp_resource_context_test';
 
 export const testDatabaseUrl = (() => {
@@ -17,6 +20,7 @@ let created: Promise<void> | undefined;
 
 /** Creates the test database once per process (another test file may be creating it too). */
 export function ensureTestDatabase(): Promise<void> {
+  requireServices('postgres');
   created ??= (async () => {
     const client = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 5_000 });
     await client.connect();

@@ -2,13 +2,17 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { onTestFinished } from 'vitest';
 import { RedisSharedTier, type RedisSharedTierOptions } from '../../../src/redis.js';
+import { redisUrl } from '../../support/probe-services.js';
+import { requireServices } from '../../support/services.js';
 
 // The machine's Redis on 6379 (`.ci/run` starts one when none listens); each test its own key
 // prefix, whose keys are deleted when it finishes.
-export const testRedisUrl = process.env.MCP_CONTEXT_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+// A test that needs it skips, with the probe's line, when nothing listens there.
+export const testRedisUrl = redisUrl;
 
 /** A key prefix no other test uses; its keys are deleted when the test finishes. */
 export function freshPrefix(url = testRedisUrl): string {
+  if (url === testRedisUrl) requireServices('redis');
   const prefix = `mcp-context-test:${randomBytes(6).toString('hex')}:`;
   onTestFinished(async () => {
     const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
@@ -28,6 +32,7 @@ export function freshPrefix(url = testRedisUrl): string {
 
 /** A tier (one replica's connections), ready, closed when the test finishes. */
 export async function openTier(options: RedisSharedTierOptions = {}): Promise<RedisSharedTier> {
+  requireServices('redis');
   const tier = new RedisSharedTier({ url: testRedisUrl, ...options });
   onTestFinished(() => tier.close());
   await tier.ready();

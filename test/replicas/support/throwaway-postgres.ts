@@ -4,9 +4,9 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { postgresBin } from '../../support/services.js';
 
 const run = promisify(execFile);
-const binaries = '/usr/lib/postgresql/15/bin';
 
 /**
  * A PostgreSQL cluster of its own on a free loopback port, for tests that stop and start the
@@ -66,7 +66,7 @@ export class ThrowawayPostgres {
   }
 
   async #run(binary: string, args: string[]): Promise<void> {
-    const command = join(binaries, binary);
+    const command = join(postgresBin(), binary);
     if (process.getuid?.() === 0) {
       const quoted = [command, ...args].map((part) => `'${part.replaceAll("'", "'\\''")}'`).join(' ');
       await run('su', ['postgres', '-s', '/bin/sh', '-c', quoted]);
