@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
+import { requireServices } from './services.js';
 
 /**
  * A Redis server of its own for the fleet's fault tests (`/usr/bin/redis-server` on a free
@@ -25,6 +26,7 @@ export class FaultRedis {
   }
 
   static async start(): Promise<FaultRedis> {
+    requireServices('redis-server');
     const redis = new FaultRedis(await freePort());
     await redis.start();
     return redis;
