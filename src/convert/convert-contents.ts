@@ -37,20 +37,24 @@ const defaultRegistry = new ConverterRegistry();
  * Converts every content item of a read with the converter its media type selects. An invalid
  * base64 blob throws (UNSUPPORTED_CONTENT): the attachment becomes an error, not content.
  * `sha256`, when the caller already knows it (the content cache hashed the same contents with
- * `hashContents`), is used as is rather than hashed again.
+ * `hashContents`), is used as is rather than hashed again. `requestedUri` is the URI the read
+ * asked for: when it names a UI resource, every item is one, whatever URI and media type the
+ * item itself carries (a `ui://` read answering `https://…` items of `text/html` is still an app).
  */
 export function convertContents(
   contents: readonly ContentItem[],
   registry: ConverterRegistry = defaultRegistry,
   sha256?: string,
+  requestedUri?: string,
 ): ConvertedResource {
   const sections: ConvertedSection[] = [];
   const omittedContents: OmittedContent[] = [];
   const notes: string[] = [];
   let bytes = 0;
   let firstMimeType: string | undefined;
+  const requestedUi = requestedUri !== undefined && isUiResource(requestedUri, undefined);
   for (const item of contents) {
-    const section = convertItem(item, registry, notes);
+    const section = convertItem(item, registry, notes, requestedUi);
     firstMimeType ??= section.mimeType;
     bytes += section.bytes;
     if (section.kind === 'omitted') {
@@ -76,7 +80,12 @@ export function convertContents(
 
 // --- Internal helpers ---
 
-function convertItem(item: ContentItem, registry: ConverterRegistry, notes: string[]): ConvertedSection {
+function convertItem(
+  item: ContentItem,
+  registry: ConverterRegistry,
+  notes: string[],
+  requestedUi: boolean,
+): ConvertedSection {
   const isText = 'text' in item && typeof item.text === 'string';
   const text = isText ? (item.text as string) : undefined;
   const data = isText ? undefined : decodeBase64Strict(blobOf(item), item.uri);
@@ -99,7 +108,8 @@ function convertItem(item: ContentItem, registry: ConverterRegistry, notes: stri
   });
 
   // Before any converter, the host's own included: no registration can turn an app into context.
-  if (isUiResource(item.uri, mimeType)) return omitted(uiResourceReason);
+  // The rule holds for the URI asked for and for each item's own URI and media type.
+  if (requestedUi || isUiResource(item.uri, mimeType)) return omitted(uiResourceReason);
   let input: { text?: string; data?: Uint8Array };
   if (converter.input === 'text') {
     const decoded = text ?? sniffedText ?? decodeUtf8(data as Uint8Array);

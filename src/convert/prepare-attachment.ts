@@ -5,6 +5,7 @@ import { EscapedText } from '../render/escaped-text.js';
 import type { ScopeKind } from '../types.js';
 import { type ConvertedResource, convertContents } from './convert-contents.js';
 import type { ConverterRegistry } from './converter-registry.js';
+import { isUiResource } from './ui-resource.js';
 
 /** Where an attachment came from, as far as conversion needs to know. */
 export interface PrepareTarget {
@@ -71,11 +72,14 @@ export function prepareAttachment(
   } = {},
 ): Prepared {
   const { converters, derived } = options;
-  const key = derived && conversionKeyOf(result, derived, converters);
+  // A UI resource asked for is omitted whatever its items say (convertContents): its conversion
+  // is not the one its content hash names, so it is neither shared nor kept.
+  const uiAsked = isUiResource(attachment.uri, undefined);
+  const key = derived && !uiAsked ? conversionKeyOf(result, derived, converters) : undefined;
   let conversion = key === undefined ? undefined : derived?.cache.conversion(key);
   if (!conversion) {
     const converted = withRedactionNote(
-      convertContents(result.contents, converters, derived?.sha256),
+      convertContents(result.contents, converters, derived?.sha256, attachment.uri),
       result,
     );
     const sections = [...converted.sections, ...byteCapSections(result)].map(escapeSection);

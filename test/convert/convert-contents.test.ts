@@ -227,6 +227,23 @@ describe('convertContents: items, defaults and what reaches a converter', () => 
     expect(converted.textual).toBe(false);
   });
 
+  it('a read asked for under a ui:// URI omits every item, whatever URI and media type the item carries', () => {
+    const items = [
+      { uri: 'https://cdn.example.com/app.html', mimeType: 'text/html', text: '<div id="app"></div>' },
+      { uri: 'docs://guide', mimeType: 'text/markdown', text: '# Guide' },
+    ];
+    const asked = convertContents(items, undefined, undefined, 'ui://weather/app');
+    expect(asked.sections.map((section) => [section.kind, section.uri])).toEqual([
+      ['omitted', 'https://cdn.example.com/app.html'],
+      ['omitted', 'docs://guide'],
+    ]);
+    expect(asked.omittedContents.map((item) => item.reason)).toEqual([uiResourceReason, uiResourceReason]);
+    expect(asked.textual).toBe(false);
+    // Asked for under another URI, the same items are content.
+    const plain = convertContents(items, undefined, undefined, 'docs://mirror');
+    expect(plain.sections.map((section) => section.kind)).toEqual(['text', 'text']);
+  });
+
   it('a converter gets the parsed media type when there is one, and no mediaType key when there is none', () => {
     const echo = (name: string, mediaTypes: string[]): Converter => ({
       name,

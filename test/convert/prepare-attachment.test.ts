@@ -83,6 +83,18 @@ describe('prepareAttachment', () => {
     });
   });
 
+  it('content converted for a docs:// attachment is never reused for a ui:// one, nor the reverse', () => {
+    const cache = new DerivedCache();
+    const derived = { cache, sha256: hashContents(contents) };
+    const ui = { ...target, uri: 'ui://guide/app' };
+    expect(prepareAttachment(target, { contents }, { derived }).converted.textual).toBe(true);
+    expect(prepareAttachment(ui, { contents }, { derived }).converted.textual).toBe(false);
+    const fresh = new DerivedCache();
+    const again = { cache: fresh, sha256: derived.sha256 };
+    expect(prepareAttachment(ui, { contents }, { derived: again }).converted.textual).toBe(false);
+    expect(prepareAttachment(target, { contents }, { derived: again }).converted.textual).toBe(true);
+  });
+
   it('unchanged content prepared for the same attachment is the same object again; another scope, URI or cap gets its own', () => {
     const cache = new DerivedCache();
     const read = { contents };
