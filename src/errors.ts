@@ -21,6 +21,7 @@ export type ContextErrorCode =
   | 'CONNECT_FAILED'
   | 'SERVER_FAILED'
   | 'SESSION_CLOSED'
+  | 'SESSIONS_EXHAUSTED'
   | 'PROTOCOL_ERROR'
   | 'INVALID_RESULT'
   | 'HTTP_ERROR'

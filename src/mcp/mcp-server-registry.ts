@@ -34,7 +34,7 @@ import {
   uriSchema,
 } from './operation-schemas.js';
 import { parseSkillEntry } from './parse-skill-entry.js';
-import { PrincipalSessions } from './principal-sessions.js';
+import { PrincipalSessions, type SessionLease } from './principal-sessions.js';
 import { PromptCatalog } from './prompt-catalog.js';
 import { redactReadResult } from './redact-read-result.js';
 import {
@@ -53,6 +53,7 @@ import {
   type Skill,
   skillsExtensionId,
 } from './skill-schemas.js';
+import { toContextError } from './to-context-error.js';
 
 export type { CallOptions, CompleteRequest, ListOptions, ReadOptions } from './operation-schemas.js';
 export type { McpServerRegistryOptions } from './registry-options.js';
@@ -125,7 +126,7 @@ export class McpServerRegistry extends EventEmitter<RegistryEvents> implements S
       if (isPerUser(config)) {
         const create = (principal: string) =>
           new ServerConnection(name, config, connectionOptions, principal);
-        this.#perUser.set(name, new PrincipalSessions(create, this.#options.principalSessions));
+        this.#perUser.set(name, new PrincipalSessions(name, create, this.#options.principalSessions));
       }
     }
   }
@@ -196,7 +197,8 @@ export class McpServerRegistry extends EventEmitter<RegistryEvents> implements S
 
   /** State, last error, last use, server info, capabilities, instructions and counts. */
   status(server: string): ServerStatus {
-    return this.#connection(server).status();
+    this.#perUserSessions(server, undefined);
+    return this.#configured(server).status();
   }
 
   statuses(): ServerStatus[] {
@@ -288,27 +290,26 @@ export class McpServerRegistry extends EventEmitter<RegistryEvents> implements S
   async #readResource(server: string, uri: string, options: ReadOptions): Promise<CappedReadResult> {
     const parsedUri = parseOptions(uriSchema, uri, 'uri');
     const parsed = parseOptions(readOptionsSchema, options, 'options');
-    const connection = this.#connection(server, parsed.principal);
-    const result = await this.#call(
+    return this.#call(
       server,
       'resources/read',
       parsed,
       (client, request, traced) => client.readResource(traced({ uri: parsedUri }), request),
       parsedUri,
+      // Redacted with the session that read it: a per-user session knows its principal's tokens.
+      (result, connection) => {
+        const redacted = redactReadResult(result, connection.redactor);
+        const errorBody = connection.config.plainTextErrors ? detectErrorBody(redacted) : undefined;
+        if (errorBody !== undefined) {
+          throw new ContextError(
+            'RESOURCE_ERROR_BODY',
+            `server "${server}" answered ${uri} with an error: ${errorBody}`,
+            { server, value: uri },
+          );
+        }
+        return capReadResult(redacted, parsed.maxBytes ?? this.#options.maxReadBytes);
+      },
     );
-    const redacted = redactReadResult(result, connection.redactor);
-    const errorBody = connection.config.plainTextErrors ? detectErrorBody(redacted) : undefined;
-    if (errorBody !== undefined) {
-      throw new ContextError(
-        'RESOURCE_ERROR_BODY',
-        `server "${server}" answered ${uri} with an error: ${errorBody}`,
-        {
-          server,
-          value: uri,
-        },
-      );
-    }
-    return capReadResult(redacted, parsed.maxBytes ?? this.#options.maxReadBytes);
   }
 
   /**
@@ -327,7 +328,7 @@ export class McpServerRegistry extends EventEmitter<RegistryEvents> implements S
       const promptName = parseOptions(nameSchema, name, 'name');
       const promptArguments = parseOptions(promptArgumentsSchema, args, 'arguments');
       const parsed = parseOptions(callOptionsSchema, options, 'options');
-      this.#connection(server, parsed.principal);
+      this.#perUserSessions(server, parsed.principal);
       await this.#prompts.checkArguments(server, promptName, promptArguments, parsed.principal);
       return this.#call(server, 'prompts/get', parsed, (client, request, traced) =>
         client.getPrompt(traced({ name: promptName, arguments: promptArguments }), request),
@@ -531,7 +532,12 @@ export class McpServerRegistry extends EventEmitter<RegistryEvents> implements S
     answer: AuthorizationAnswer & { readonly principal?: string },
   ): Promise<void> {
     const { principal, ...rest } = answer;
-    await this.#connection(server, principal).completeAuthorization(rest);
+    const lease = await this.#lease(server, principal, 'authorize', {});
+    try {
+      await lease.connection.completeAuthorization(rest);
+    } finally {
+      lease.release();
+    }
   }
 
   /**
@@ -541,11 +547,13 @@ export class McpServerRegistry extends EventEmitter<RegistryEvents> implements S
    */
   async reconnect(server: string, options: Pick<CallOptions, 'principal'> = {}): Promise<void> {
     const parsed = parseOptions(callOptionsSchema, options, 'options');
-    const connection = this.#connection(server, parsed.principal);
+    const lease = await this.#lease(server, parsed.principal, 'initialize', {});
     try {
-      await connection.reconnect();
+      await lease.connection.reconnect();
     } catch (error) {
-      throw connection.redactError(error);
+      throw lease.connection.redactError(error);
+    } finally {
+      lease.release();
     }
   }
 
@@ -605,14 +613,13 @@ export class McpServerRegistry extends EventEmitter<RegistryEvents> implements S
   }
 
   /**
-   * The connection a call goes to: the server's one session, or for a per-user server the
-   * principal's own (PRINCIPAL_REQUIRED when the call names none). A shared server ignores
-   * the principal.
+   * A per-user server's sessions (PRINCIPAL_REQUIRED when the call names no principal), or
+   * undefined for a shared server, which ignores the principal. UNKNOWN_SERVER for no server.
    */
-  #connection(server: string, principal?: string): ServerConnection {
-    const connection = this.#configured(server);
+  #perUserSessions(server: string, principal: string | undefined): PrincipalSessions | undefined {
+    this.#configured(server);
     const sessions = this.#perUser.get(server);
-    if (sessions === undefined) return connection;
+    if (sessions === undefined) return undefined;
     if (principal === undefined) {
       throw new ContextError(
         'PRINCIPAL_REQUIRED',
@@ -620,7 +627,37 @@ export class McpServerRegistry extends EventEmitter<RegistryEvents> implements S
         { server, field: 'principal' },
       );
     }
-    return sessions.get(principal);
+    return sessions;
+  }
+
+  /**
+   * The connection one request goes to, held until `release()`: the server's one session, or for
+   * a per-user server the principal's own, which is not closed while the request runs. Waiting for
+   * a principal's session (all `principalSessions.max` busy) ends in SESSIONS_EXHAUSTED, or
+   * ABORTED by the caller's signal.
+   */
+  async #lease(
+    server: string,
+    principal: string | undefined,
+    operation: string,
+    bounds: { readonly signal?: AbortSignal; readonly timeoutMs?: number },
+  ): Promise<SessionLease> {
+    const sessions = this.#perUserSessions(server, principal);
+    if (sessions === undefined || principal === undefined) {
+      return { connection: this.#configured(server), release: () => undefined };
+    }
+    try {
+      return await sessions.acquire(principal, bounds);
+    } catch (error) {
+      throw toContextError(error, { server, operation, signal: bounds.signal });
+    }
+  }
+
+  /** The connection open now for this server and principal, if any (opens none). */
+  #openConnection(server: string, principal: string | undefined): ServerConnection | undefined {
+    const sessions = this.#perUser.get(server);
+    if (sessions === undefined) return this.#connections.get(server);
+    return principal === undefined ? undefined : sessions.peek(principal);
   }
 
   /** The server's shared connection (UNKNOWN_SERVER when no server has that name). */
@@ -636,32 +673,47 @@ export class McpServerRegistry extends EventEmitter<RegistryEvents> implements S
     return connection;
   }
 
-  #call<T>(
+  async #call<T, R = T>(
     server: string,
     operation: string,
     options: z.output<typeof callOptionsSchema>,
     run: (client: Client, request: SessionRequest, traced: Traced) => Promise<T>,
     uri?: string,
-  ): Promise<T> {
-    const connection = this.#connection(server, options.principal);
-    const timeout = options.timeoutMs ?? connection.config.requestTimeoutMs ?? this.#options.requestTimeoutMs;
-    const result = callOnSession(
-      connection,
-      operation,
-      {
-        signal: options.signal,
-        timeout,
-        // A timeout the caller set (a turn's read timeout) bounds the call, connecting included.
-        timeoutCoversConnect: options.timeoutMs !== undefined,
-        telemetry: this.#options.telemetry,
-      },
-      run,
-      uri,
-    );
-    // Whatever a server sends can echo a credential it was given: listings, prompts, tool
-    // results, instructions. A read is redacted by #readResource, before its byte cap.
-    if (operation === 'resources/read') return result;
-    return result.then((value) => connection.redactor.redactValue(value).value);
+    finish?: (value: T, connection: ServerConnection) => R,
+  ): Promise<R> {
+    const config = this.#configured(server).config;
+    const started = performance.now();
+    const lease = await this.#lease(server, options.principal, operation, {
+      ...(options.signal !== undefined && { signal: options.signal }),
+      ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
+    });
+    const connection = lease.connection;
+    try {
+      // A timeout the caller set (a turn's read timeout) bounds the call, waiting for a session
+      // and connecting included: the request gets what is left.
+      const timeout =
+        options.timeoutMs === undefined
+          ? (config.requestTimeoutMs ?? this.#options.requestTimeoutMs)
+          : Math.max(1, Math.round(options.timeoutMs - (performance.now() - started)));
+      const value = await callOnSession(
+        connection,
+        operation,
+        {
+          signal: options.signal,
+          timeout,
+          timeoutCoversConnect: options.timeoutMs !== undefined,
+          telemetry: this.#options.telemetry,
+        },
+        run,
+        uri,
+      );
+      if (finish !== undefined) return finish(value, connection);
+      // Whatever a server sends can echo a credential it was given: listings, prompts, tool
+      // results, instructions. A read is redacted by its `finish`, before its byte cap.
+      return connection.redactor.redactValue(value).value as unknown as R;
+    } finally {
+      lease.release();
+    }
   }
 
   async #list<T>(
@@ -696,9 +748,9 @@ export class McpServerRegistry extends EventEmitter<RegistryEvents> implements S
     if (parsed.cursor === undefined && result.nextCursor === undefined) {
       const count = result.items.length;
       if (operation === 'resources/list')
-        this.#connection(server, parsed.principal).statusRecord.update({ resourceCount: count });
+        this.#openConnection(server, parsed.principal)?.statusRecord.update({ resourceCount: count });
       if (operation === 'prompts/list') {
-        this.#connection(server, parsed.principal).statusRecord.update({ promptCount: count });
+        this.#openConnection(server, parsed.principal)?.statusRecord.update({ promptCount: count });
       }
     }
     return result;

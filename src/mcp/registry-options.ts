@@ -38,15 +38,19 @@ export const registrySettingsShape = {
    */
   reconnect: reconnectSchema.prefault({}),
   /**
-   * Per-user servers (`auth: { type: "oauth", perUser: true }`): a principal's session closes
-   * after `idleMs` unused; at most `max` principals have one per server (least recently used first out).
+   * Per-user servers (`auth: { type: "oauth", perUser: true }`): at most `max` principals have a
+   * session open per server. Only a session with no request in flight is closed: after `idleMs`
+   * unused, or (the least recently used idle one) to make room for another principal. A request
+   * that needs a new session while all `max` are busy waits for one, first come first served,
+   * at most `waitMs` and never past its own timeout; then it fails SESSIONS_EXHAUSTED.
    */
   principalSessions: z
     .strictObject({
       idleMs: z.number().int().positive().default(300_000),
       max: z.number().int().positive().default(100),
+      waitMs: z.number().int().nonnegative().default(10_000),
     })
-    .default({ idleMs: 300_000, max: 100 }),
+    .prefault({}),
   /** Where remote servers may live; no restriction by default. */
   endpointPolicy: endpointPolicySchema.default({ preset: 'open', denyHosts: [] }),
 };

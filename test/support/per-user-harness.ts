@@ -1,5 +1,5 @@
 import { onTestFinished } from 'vitest';
-import { startOAuthServer, testUserHeader } from '../../fixtures/index.js';
+import { type OAuthServerOptions, startOAuthServer, testUserHeader } from '../../fixtures/index.js';
 import { MemoryOAuthStore } from '../../src/credentials/memory-oauth-store.js';
 import type { AuthorizationRequest } from '../../src/credentials/oauth-authorizer.js';
 import { startProviderHarness } from './provider-harness.js';
@@ -19,9 +19,16 @@ export async function signInAsPrincipal(request: AuthorizationRequest) {
  * and `private://notes` of `mine` pinned for the `support` pipeline.
  */
 export async function startPerUserHarness(
-  options: Pick<NonNullable<Parameters<typeof startProviderHarness>[1]>, 'policy' | 'provider'> = {},
+  options: Pick<
+    NonNullable<Parameters<typeof startProviderHarness>[1]>,
+    'policy' | 'provider' | 'registry'
+  > & {
+    /** Options of the OAuth fixture behind `mine` (a read delay). */
+    readonly server?: OAuthServerOptions;
+  } = {},
 ) {
-  const server = await startOAuthServer();
+  const { server: serverOptions, registry, ...rest } = options;
+  const server = await startOAuthServer(serverOptions);
   onTestFinished(() => server.close());
   const harness = await startProviderHarness('memory', {
     extraServers: { mine: { type: 'http', url: server.url, auth: { type: 'oauth', perUser: true } } },
@@ -32,8 +39,9 @@ export async function startPerUserHarness(
         store: new MemoryOAuthStore(),
         authorize: signInAsPrincipal,
       },
+      ...registry,
     },
-    ...options,
+    ...rest,
   });
   await harness.attachments.pin({ scope: { pipelineId: 'support' }, server: 'mine', uri: 'private://notes' });
   return { server, ...harness };
