@@ -3,8 +3,19 @@
 // invalidation can neither be served nor stored after it (no delete has to win a race).
 
 /**
+ * Redis's clock in milliseconds: one clock for every replica, so a copy's age does not depend on
+ * the clock of the replica that wrote it (scripts may call TIME: Redis 5+ replicates effects).
+ */
+const redisNowMs = `
+local function nowMs()
+  local time = redis.call('TIME')
+  return tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+end
+`;
+
+/**
  * KEYS: entry, lease, serverGeneration, uriGeneration. ARGV: token, leaseMs, skipCopy, maxBodyBytes.
- * → hit body | lead serverGeneration uriGeneration unusable | wait unusable.
+ * → hit body ageMs | lead serverGeneration uriGeneration unusable | wait unusable.
  *
  * What is at the entry's key is untrusted (anything may have written there): a key of another
  * type, a hash without a body or with a body larger than any copy is not a copy (`unusable` says
@@ -12,6 +23,13 @@
  * the caller found it unusable, and reads under the lease instead.
  */
 export const lookupScript = `
+${redisNowMs}
+-- How long ago the copy was stored, on Redis's own clock ('' for a copy stored without a time).
+local function ageOf(storedAt)
+  local stored = tonumber(storedAt or '')
+  if not stored then return '' end
+  return tostring(nowMs() - stored)
+end
 local serverGeneration = redis.call('GET', KEYS[3]) or '0'
 local uriGeneration = redis.call('GET', KEYS[4]) or '0'
 local unusable = ''
@@ -21,7 +39,7 @@ if kind == 'hash' then
   if not entry[3] or redis.call('HSTRLEN', KEYS[1], 'body') > tonumber(ARGV[4]) then
     unusable = 'malformed'
   elseif entry[1] == serverGeneration and entry[2] == uriGeneration and ARGV[3] ~= '1' then
-    return {'hit', entry[3]}
+    return {'hit', entry[3], ageOf(redis.call('HGET', KEYS[1], 't'))}
   end
 elseif kind ~= 'none' then
   unusable = 'malformed'
@@ -35,13 +53,15 @@ return {'wait', unusable}
 /**
  * KEYS: entry, lease, serverGeneration, uriGeneration.
  * ARGV: token, serverGeneration, uriGeneration, body, ttlMs. → 1 stored, 0 invalidated meanwhile.
+ * The copy records when it was stored on Redis's clock (`t`): its age for every reader.
  */
 export const fillScript = `
+${redisNowMs}
 local stored = 0
 if (redis.call('GET', KEYS[3]) or '0') == ARGV[2] and (redis.call('GET', KEYS[4]) or '0') == ARGV[3] then
   -- Replaces whatever was there (a key of another type, fields a copy does not have).
   redis.call('DEL', KEYS[1])
-  redis.call('HSET', KEYS[1], 's', ARGV[2], 'u', ARGV[3], 'body', ARGV[4])
+  redis.call('HSET', KEYS[1], 's', ARGV[2], 'u', ARGV[3], 'body', ARGV[4], 't', nowMs())
   redis.call('PEXPIRE', KEYS[1], ARGV[5])
   stored = 1
 end

@@ -12,7 +12,7 @@ import type {
 } from '../cache/shared-tier.js';
 import { parseOptions } from '../options/parse-options.js';
 import { maxInvalidationMessageLength, parseInvalidationMessage } from './invalidation-message.js';
-import { readSharedCopy } from './read-shared-copy.js';
+import { readSharedCopy, type SharedCopy } from './read-shared-copy.js';
 import { redisKeys } from './redis-keys.js';
 import { fillScript, invalidateScript, lookupScript, releaseScript, renewScript } from './redis-scripts.js';
 import { type RedisSharedTierOptions, redisTierOptionsSchema } from './redis-tier-options.js';
@@ -47,13 +47,16 @@ export interface RedisSharedTierMetrics {
   readonly malformedCopies: number;
   /** Shared copies whose contents do not hash to their recorded sha256 (or byte count): misses. */
   readonly mismatchedCopies: number;
+  /** Shared copies fetched more than ttlMs before this replica's clock (by the writer's or Redis's time): misses. */
+  readonly expiredCopies: number;
 }
 
 /** Why a shared copy was a miss, and the metric that counts it. */
-type Rejection = 'malformed' | 'mismatched';
+type Rejection = 'malformed' | 'mismatched' | 'expired';
 const rejectionMetric = {
   malformed: 'malformedCopies',
   mismatched: 'mismatchedCopies',
+  expired: 'expiredCopies',
 } as const satisfies Record<Rejection, keyof RedisSharedTierMetrics>;
 
 export type { RedisSharedTierOptions };
@@ -70,6 +73,7 @@ const maxPending = 1_000;
  */
 export class RedisSharedTier extends EventEmitter<RedisSharedTierEvents> implements SharedTier {
   readonly replicaId: string;
+  readonly #now: () => number;
   readonly #options: z.output<typeof redisTierOptionsSchema>;
   readonly #keys: ReturnType<typeof redisKeys>;
   readonly #commands: Redis;
@@ -92,12 +96,14 @@ export class RedisSharedTier extends EventEmitter<RedisSharedTierEvents> impleme
     malformedMessages: 0,
     malformedCopies: 0,
     mismatchedCopies: 0,
+    expiredCopies: 0,
   };
 
   constructor(options: RedisSharedTierOptions = {}) {
     super();
     this.#options = parseOptions(redisTierOptionsSchema, options, 'redis');
     this.replicaId = this.#options.replicaId ?? randomUUID();
+    this.#now = this.#options.now ?? Date.now;
     this.#keys = redisKeys(this.#options.keyPrefix);
     const connection = {
       commandTimeout: this.#options.commandTimeoutMs,
@@ -154,14 +160,14 @@ export class RedisSharedTier extends EventEmitter<RedisSharedTierEvents> impleme
           this.#options.maxEntryBytes,
         )) as string[];
         if (reply[0] === 'hit') {
-          const copy = readSharedCopy(reply[1] ?? '');
-          if (copy.kind !== 'copy') {
-            reject(copy.kind);
+          const usable = this.#usableCopy(reply[1] ?? '', reply[2] ?? '');
+          if (usable.kind !== 'copy') {
+            reject(usable.kind);
             skipCopy = true;
             continue;
           }
           this.#metrics.hits++;
-          return { kind: 'hit', content: copy.content };
+          return { kind: 'hit', content: usable.content };
         }
         if (reply[0] === 'lead') {
           if (reply[3] === 'malformed') reject('malformed');
@@ -219,6 +225,25 @@ export class RedisSharedTier extends EventEmitter<RedisSharedTierEvents> impleme
       this.#keys.serverGeneration(key.server),
       this.#keys.uriGeneration(key.server, key.uri),
     ];
+  }
+
+  /**
+   * The copy if this replica may serve it: it parses and matches its sha256, and was fetched at
+   * most ttlMs before this replica's clock. Its time is the earlier of what the writer recorded
+   * and when Redis stored it, seen from this replica's clock (now − its age on Redis's clock),
+   * so a writer whose clock runs ahead cannot extend its life. The content carries that time:
+   * the local cache's own TTL counts from it.
+   */
+  #usableCopy(body: string, ageOnRedis: string): SharedCopy | { kind: 'expired' } {
+    const copy = readSharedCopy(body);
+    if (copy.kind !== 'copy') return copy;
+    const now = this.#now();
+    const age = Number(ageOnRedis);
+    // A copy stored without a time (an older release) or a Redis clock gone back: the writer's time alone.
+    const storedAt = ageOnRedis !== '' && Number.isFinite(age) ? now - Math.max(0, age) : now;
+    const fetchedAt = Math.min(copy.content.fetchedAt, storedAt);
+    if (now - fetchedAt > this.#options.ttlMs) return { kind: 'expired' };
+    return { kind: 'copy', content: { ...copy.content, fetchedAt } };
   }
 
   #alone(reason: 'unavailable'): SharedLookup {

@@ -24,6 +24,13 @@ export const redisTierOptionsSchema = z.strictObject({
   waitTimeoutMs: z.number().int().positive().default(5_000),
   /** Each Redis command fails after this, so a stalled Redis costs a turn at most this much per step. */
   commandTimeoutMs: z.number().int().positive().default(1_000),
+  /**
+   * This replica's clock (default `Date.now`): a shared copy is usable only if it was fetched at
+   * most `ttlMs` before it, whatever the clock of the replica that wrote it.
+   */
+  now: z
+    .custom<() => number>((value) => typeof value === 'function', { message: 'now must be a function' })
+    .optional(),
   /** Names this replica in the messages it publishes (default: a random id). */
   replicaId: z.string().min(1).optional(),
 });
