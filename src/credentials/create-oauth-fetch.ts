@@ -123,7 +123,27 @@ async function authorize(options: OAuthFetchOptions, challenge: Challenge): Prom
   if (url === undefined) throw new Error('the authorization server gave no authorization URL');
   const answer = await authorizer.authorize?.({ ...subject, url });
   if (answer === undefined) throw authRequired(subject, url);
-  await exchangeCode(options, answer, parameters);
+  await exchangeCode(options, answerOf(answer, subject.server), parameters);
+}
+
+/**
+ * The host's answer as `{ code, state? }`: a bare string is the code (hosts naturally return
+ * "the code"); an answer without a non-empty code is the host's mistake, said as such, not a
+ * token request the server would refuse as AUTH_FAILED.
+ */
+function answerOf(answer: unknown, server: string): AuthorizationAnswer {
+  if (typeof answer === 'string' && answer !== '') return { code: answer };
+  if (typeof answer === 'object' && answer !== null) {
+    const { code, state } = answer as { code?: unknown; state?: unknown };
+    if (typeof code === 'string' && code !== '' && (state === undefined || typeof state === 'string')) {
+      return state === undefined ? { code } : { code, state };
+    }
+  }
+  throw new ContextError(
+    'INVALID_OPTION',
+    `server "${server}": authorize() must return { code, state? } or the code as a non-empty string (or undefined to ask the host later)`,
+    { server, field: 'authorize' },
+  );
 }
 
 async function exchangeCode(

@@ -50,10 +50,13 @@ export interface OAuthAuthorizer {
    */
   readonly tenant?: string;
   /**
-   * Called when the user must authorize. Return the code if the host can obtain it now (a
-   * CLI waiting on its loopback redirect); return undefined and the operation fails with
-   * AUTH_REQUIRED carrying `url`, for the host to show; it then calls
-   * `McpServerRegistry.completeAuthorization` when the code arrives.
+   * Called when the user must authorize; `request.url` is a `URL` object. Return
+   * `{ code, state }` (or the code alone, as a string) if the host can obtain it now (a CLI
+   * waiting on its loopback redirect): `state`, when given, is checked against the one sent.
+   * Return undefined and the operation fails with AUTH_REQUIRED carrying the URL as a string
+   * in its `value`, for the host to show; it then calls
+   * `McpServerRegistry.completeAuthorization` when the code arrives. Anything else (no code,
+   * an empty one) is INVALID_OPTION naming `authorize`.
    */
-  authorize?(request: AuthorizationRequest): Promise<AuthorizationAnswer | undefined>;
+  authorize?(request: AuthorizationRequest): Promise<AuthorizationAnswer | string | undefined>;
 }

@@ -59,6 +59,32 @@ describe('OAuth authorization code (MCP authorization spec) through the SDK auth
     expect(store.get({ server: 'notes' }, 'tokens')).toMatchObject({ token_type: 'Bearer' });
   });
 
+  it('authorize() may return the code alone as a string: the token request is sent and the read goes through', async () => {
+    const server = await setUp();
+    const servers = registry(server.url, {
+      redirectUrl,
+      store: new MemoryOAuthStore(),
+      authorize: async (request) => (await signIn(request, 'ada')).code,
+    });
+    const read = await servers.readResource('notes', 'private://notes');
+    expect(read.contents[0]).toMatchObject({ text: 'notes of ada' });
+    expect(server.log.tokenRequests).toEqual([{ grantType: 'authorization_code', resource: server.url }]);
+  });
+
+  it('an authorize() answer without a code is INVALID_OPTION naming authorize, and no token request is sent', async () => {
+    const server = await setUp();
+    const servers = registry(server.url, {
+      redirectUrl,
+      store: new MemoryOAuthStore(),
+      authorize: async () => ({ code: '' }),
+    });
+    await expect(servers.readResource('notes', 'private://notes')).rejects.toMatchObject({
+      code: 'INVALID_OPTION',
+      field: 'authorize',
+    });
+    expect(server.log.tokenRequests).toEqual([]);
+  });
+
   it('without a code from the host the operation fails at once with AUTH_REQUIRED and the URL; completing it lets the next call through', async () => {
     const server = await setUp();
     const servers = registry(server.url, { redirectUrl, store: new MemoryOAuthStore() });
