@@ -3,6 +3,7 @@ import type { EscapedText } from '../render/escaped-text.js';
 import { frameResource } from '../render/frame-resource.js';
 import type { BlockProvenance, ModelCapabilities } from '../types.js';
 import type { ComposableAttachment, ComposeOptions, FrameCost } from './composable-attachment.js';
+import { frameFactsKey } from './frame-facts-key.js';
 import { type BodyMeasure, measureBody } from './measure-body.js';
 import { type BudgetDecision, planBudget } from './plan-budget.js';
 import { cutOverheadTexts, measureCutOverhead } from './smallest-useful-cut.js';
@@ -145,8 +146,7 @@ async function frameCostOf(
 ): Promise<Cost> {
   const memo = options.derived;
   if (!memo) return measureFrame(item, measure, tokenizer);
-  const { scope, server, uri, mimeType, sha256 } = item.provenance;
-  const key = `${tokenizer.name}|${scope}|${server}|${uri}|${mimeType}|${sha256}|${measure.originalTokens}|${measure.estimated}`;
+  const key = `${tokenizer.name}|${frameFactsKey(item.provenance)}|${measure.originalTokens}|${measure.estimated}`;
   const known = memo.frameCost(key);
   if (known) return known;
   const cost = await measureFrame(item, measure, tokenizer);

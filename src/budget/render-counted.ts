@@ -3,6 +3,7 @@ import { frameResource } from '../render/frame-resource.js';
 import type { BlockProvenance, ContextBlock, MediaPart } from '../types.js';
 import type { ComposeOptions } from './composable-attachment.js';
 import { countJoined, type JoinedPart } from './count-joined.js';
+import { frameFactsKey } from './frame-facts-key.js';
 import { type BodyMeasure, measureBody } from './measure-body.js';
 import type { BudgetDecision } from './plan-budget.js';
 import { lazilyRead, modelKey, type PlannedAttachment, provenanceOf } from './plan-shares.js';
@@ -52,7 +53,6 @@ function renderingKey(
   { tokenizer, options }: FitContext,
 ): string | undefined {
   if (item.contentKey === undefined) return undefined;
-  const { scope, server, uri } = item.provenance;
   const share = decision.fate === 'whole' ? 'whole' : `cut:${decision.contentTokens}`;
   const truncation = options.truncation ?? 'head';
   // Only `relevant` cuts read the message.
@@ -61,9 +61,7 @@ function renderingKey(
     item.contentKey,
     tokenizer.name,
     modelKey(options.model),
-    scope,
-    server,
-    uri,
+    frameFactsKey(item.provenance),
     measure.originalTokens,
     measure.estimated,
     share,

@@ -231,4 +231,36 @@ describe('composeContext with a derived memo', () => {
     );
     expect(second.blocks[1]?.text).toContain('<mcp-resource server="doc" uri="sx://a"');
   });
+
+  it('one content framed as a skill and as a plain resource: each rendered and costed as its own frame, in either order', async () => {
+    const { tokenizer } = createCharTokenizer({ bounded: true, prefix: true });
+    const plain = item(1, lines(40, 'skill body'));
+    const skill: ComposableAttachment = {
+      ...plain,
+      provenance: {
+        ...plain.provenance,
+        skill: { name: 'git-workflow', description: 'Follow the conventions. '.repeat(20) },
+      },
+    };
+    const lastModified: ComposableAttachment = {
+      ...plain,
+      provenance: { ...plain.provenance, lastModified: '2026-01-02T03:04:05Z' },
+    };
+    const single = { ...base, renderOrder: [0] };
+    // Whole, and cut: the skill frame's extra cost must come out of the cut's share.
+    for (const maxTokens of [20_000, 1_500]) {
+      const options = { ...single, maxTokens };
+      for (const [earlier, later] of [
+        [plain, skill],
+        [skill, plain],
+        [plain, lastModified],
+      ] as const) {
+        const derived = new DerivedCache();
+        await composeContext([earlier], tokenizer, { ...options, derived });
+        const reused = await composeContext([later], tokenizer, { ...options, derived });
+        expect(reused).toEqual(await composeContext([later], tokenizer, options));
+        expect(reused.usedTokens).toBeLessThanOrEqual(maxTokens);
+      }
+    }
+  });
 });

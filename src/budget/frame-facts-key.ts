@@ -1,0 +1,32 @@
+import type { ComposableAttachment } from './composable-attachment.js';
+
+/**
+ * Every fact of an attachment that its frame shows (frameResource): scope, server, URI, media
+ * type, sha256, lastModified, and a skill's name and description. Renderings and frame costs kept
+ * across turns are keyed by it, so that one SKILL.md framed as a skill and as a plain resource (or
+ * one resource under two listings' lastModified) are two renderings, each costed as it renders.
+ * JSON: no value a server sends can run into the next. Kept per provenance object, which unchanged
+ * content keeps from turn to turn (prepareAttachment).
+ */
+export function frameFactsKey(provenance: ComposableAttachment['provenance']): string {
+  let key = keys.get(provenance);
+  if (key === undefined) {
+    const { scope, server, uri, mimeType, sha256, lastModified, skill } = provenance;
+    key = JSON.stringify([
+      scope,
+      server,
+      uri,
+      mimeType,
+      sha256,
+      lastModified ?? null,
+      skill?.name ?? null,
+      skill?.description ?? null,
+    ]);
+    keys.set(provenance, key);
+  }
+  return key;
+}
+
+// --- Internal helpers ---
+
+const keys = new WeakMap<ComposableAttachment['provenance'], string>();
