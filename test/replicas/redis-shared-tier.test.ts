@@ -220,7 +220,9 @@ describe('RedisSharedTier behind ContentCache', () => {
     const keyPrefix = freshPrefix();
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', holdLeaseScript, testRedisUrl, keyPrefix, '300'],
+      // A lease long enough (3 s) to outlast the survivor's start on a loaded machine: the survivor
+      // must find it held, and wait for its lapse.
+      ['--import', 'tsx', holdLeaseScript, testRedisUrl, keyPrefix, '3000'],
       {
         stdio: ['ignore', 'pipe', 'inherit'],
       },
