@@ -1,9 +1,10 @@
-import { ContextError } from '../errors.js';
+import { ContextError, type ContextErrorCode } from '../errors.js';
 import type { AuditActor, AuditRecord, AuditSink } from './audit-record.js';
 
 /** The facts of an operation known before it runs. */
-export type AuditSubject = Pick<AuditRecord, 'actor' | 'server' | 'operation'> &
-  Partial<Pick<AuditRecord, 'principal' | 'uri' | 'prompt' | 'tool' | 'argumentNames'>>;
+export type AuditSubject = Pick<AuditRecord, 'actor' | 'operation'> & { readonly server: string } & Partial<
+    Pick<AuditRecord, 'principal' | 'uri' | 'prompt' | 'tool' | 'argumentNames'>
+  >;
 
 /** What a result weighs: content bytes or listed items. */
 export type AuditMeasure = Partial<Pick<AuditRecord, 'bytes' | 'items'>>;
@@ -66,6 +67,26 @@ export class AuditLog {
       durationMs: 0,
       status: 'denied',
       errorCode: 'POLICY_DENIED',
+    });
+  }
+
+  /**
+   * Records a provider turn the access policy refused whole, before anything was resolved or
+   * sent: its pipeline or agent has no binding. It named no server, so the record names none.
+   */
+  refusedTurn(
+    actor: AuditActor,
+    errorCode: Extract<ContextErrorCode, 'UNKNOWN_PIPELINE' | 'UNKNOWN_AGENT'>,
+    principal: string | undefined,
+  ): void {
+    this.write({
+      at: new Date().toISOString(),
+      actor,
+      ...(principal !== undefined && { principal }),
+      operation: 'turn',
+      durationMs: 0,
+      status: 'denied',
+      errorCode,
     });
   }
 

@@ -9,7 +9,8 @@ export type AuditActor =
 export type AuditStatus = 'ok' | 'error' | 'denied';
 
 /**
- * One operation on one MCP server. It names what was touched and how it went — never resource
+ * One operation on one MCP server, or one provider turn refused before any server was chosen
+ * (operation `turn`, no `server`). It names what was touched and how it went — never resource
  * content, prompt or tool argument values, error messages (servers echo inputs into them) or
  * credentials.
  */
@@ -19,8 +20,13 @@ export interface AuditRecord {
   readonly actor: AuditActor;
   /** The host's user the operation was for, when the caller named one. */
   readonly principal?: string;
-  readonly server: string;
-  /** The MCP method: `resources/read`, `resources/list`, `prompts/get`, `tools/call` … */
+  /** Absent only for a refused turn (operation `turn`): it named no server before it was refused. */
+  readonly server?: string;
+  /**
+   * The MCP method: `resources/read`, `resources/list`, `prompts/get`, `tools/call` … ; `turn` for
+   * a provider turn refused whole (an unknown pipeline or agent: status `denied`, errorCode
+   * `UNKNOWN_PIPELINE` or `UNKNOWN_AGENT`).
+   */
   readonly operation: string;
   readonly uri?: string;
   readonly prompt?: string;

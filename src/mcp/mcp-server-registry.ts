@@ -499,6 +499,18 @@ export class McpServerRegistry extends EventEmitter<RegistryEvents> implements S
     this.#audit?.denied({ ...subject, actor: actorOf(actor) });
   }
 
+  /**
+   * Audits a provider turn refused whole for an unknown pipeline or agent, before any server was
+   * chosen (the provider calls this); a registry without audit sinks ignores it.
+   */
+  recordRefusedTurn(
+    actor: NonNullable<CallOptions['actor']>,
+    errorCode: 'UNKNOWN_PIPELINE' | 'UNKNOWN_AGENT',
+    principal: string | undefined,
+  ): void {
+    this.#audit?.refusedTurn(actorOf(actor), errorCode, principal);
+  }
+
   /** Resolves when every audit record written so far has reached its sinks. */
   async flushAudit(): Promise<void> {
     await this.#audit?.flush();

@@ -193,7 +193,7 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
     try {
       const startedAt = isoNow();
       const actor = actorOf(turn);
-      this.#policy.requireKnown(actor);
+      this.#requireKnown(actor, turn);
       const budget = this.#turnBudget(turn);
 
       // 1 resolve: pins and message attachments, each validated and resolved once
@@ -377,6 +377,25 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
   }
 
   // --- Internal helpers ---
+
+  /**
+   * UNKNOWN_PIPELINE or UNKNOWN_AGENT for a turn whose actor has no binding, audited like every
+   * other refusal: the operator sees a mistyped or forged id in the audit, not only the caller.
+   */
+  #requireKnown(actor: Principal, turn: Turn): void {
+    try {
+      this.#policy.requireKnown(actor);
+    } catch (error) {
+      if (
+        ContextError.isInstance(error) &&
+        (error.code === 'UNKNOWN_PIPELINE' || error.code === 'UNKNOWN_AGENT')
+      ) {
+        const principal = typeof turn.principal === 'string' ? turn.principal : undefined;
+        this.#servers.recordRefusedTurn(actor, error.code, principal);
+      }
+      throw error;
+    }
+  }
 
   #turnBudget(turn: Turn): ResolvedBudget {
     if (!turn.budget) return this.#budget;

@@ -2,6 +2,7 @@ import { generateText, wrapLanguageModel } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { MemoryAttachmentStore } from '../../src/attachments/memory-attachment-store.js';
+import { MemoryAuditSink } from '../../src/audit/memory-audit-sink.js';
 import { parseContextConfig } from '../../src/config/parse-context-config.js';
 import { resourceContextMiddleware } from '../../src/integrations/ai-sdk-middleware.js';
 import { McpServerRegistry } from '../../src/mcp/mcp-server-registry.js';
@@ -19,6 +20,47 @@ describe('a pipeline or agent the policy has never heard of is a mistake, not an
       'no pipeline "suport": the access policy has no binding for it; did you mean "support"? (bindings: support)',
     );
     expect(fixture.readCount()).toBe(0);
+  });
+
+  it('a turn refused for an unknown pipeline or agent is audited: actor, principal, operation turn, denied with the code', async () => {
+    const audit = new MemoryAuditSink();
+    const { provider, servers } = await startProviderHarness('memory', {
+      registry: { audit },
+      policy: {
+        bindings: { support: { servers: ['gitnexus'] } },
+        agents: { triage: { servers: ['gitnexus'] } },
+      },
+    });
+    await expect(provider.provide({ pipelineId: 'suport', principal: 'user-17' })).rejects.toMatchObject({
+      code: 'UNKNOWN_PIPELINE',
+    });
+    await expect(provider.provide({ pipelineId: 'support', agentId: 'triag' })).rejects.toMatchObject({
+      code: 'UNKNOWN_AGENT',
+    });
+    await servers.flushAudit();
+    expect(audit.records).toEqual([
+      {
+        at: expect.any(String),
+        actor: { kind: 'pipeline', pipelineId: 'suport' },
+        principal: 'user-17',
+        operation: 'turn',
+        durationMs: 0,
+        status: 'denied',
+        errorCode: 'UNKNOWN_PIPELINE',
+      },
+      {
+        at: expect.any(String),
+        actor: { kind: 'pipeline', pipelineId: 'support', agentId: 'triag' },
+        operation: 'turn',
+        durationMs: 0,
+        status: 'denied',
+        errorCode: 'UNKNOWN_AGENT',
+      },
+    ]);
+    // A known pipeline's turn is no refusal: nothing more is recorded for it than its operations.
+    await provider.provide({ pipelineId: 'support' });
+    await servers.flushAudit();
+    expect(audit.records.filter((record) => record.operation === 'turn')).toHaveLength(2);
   });
 
   it('the AI SDK middleware surfaces it: generateText rejects, the model is never called', async () => {
