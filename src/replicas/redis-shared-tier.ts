@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { EventEmitter } from 'eventemitter3';
 import { Redis } from 'ioredis';
+import { LRUCache } from 'lru-cache';
 import type { z } from 'zod';
 import type {
   Invalidation,
@@ -49,11 +50,17 @@ export interface RedisSharedTierMetrics {
   readonly mismatchedCopies: number;
   /** Shared copies fetched more than ttlMs before this replica's clock (by the writer's or Redis's time): misses. */
   readonly expiredCopies: number;
+  /**
+   * Shared copies written under an older generation than one this replica heard announced (Redis
+   * restarted from an older snapshot, or lost the counter): misses.
+   */
+  readonly outdatedCopies: number;
 }
 
 /** Why a shared copy was a miss, and the metric that counts it. */
-type Rejection = 'malformed' | 'mismatched' | 'expired';
+type Rejection = 'malformed' | 'mismatched' | 'expired' | 'outdated';
 const rejectionMetric = {
+  outdated: 'outdatedCopies',
   malformed: 'malformedCopies',
   mismatched: 'mismatchedCopies',
   expired: 'expiredCopies',
@@ -61,6 +68,9 @@ const rejectionMetric = {
 
 export type { RedisSharedTierOptions };
 
+// Generations remembered per replica; past this, the least recently heard are forgotten (their
+// copies are then judged by Redis's counters alone, as before a restart could roll them back).
+const maxHeardGenerations = 100_000;
 // Pending invalidations kept while Redis is unreachable; past this, they collapse per server.
 const maxPending = 1_000;
 
@@ -80,6 +90,13 @@ export class RedisSharedTier extends EventEmitter<RedisSharedTierEvents> impleme
   readonly #subscriber: Redis;
   readonly #listeners = new Set<(invalidation: Invalidation) => void>();
   readonly #pending = new Map<string, Invalidation>();
+  /**
+   * The highest generation this replica heard announced, per generation key: what a copy must
+   * have been written under at least, even after Redis restarted from an older snapshot.
+   */
+  readonly #heard = new LRUCache<string, number>({ max: maxHeardGenerations });
+  /** A generation outlives every shared copy that recorded it (the fill renews it). */
+  readonly #generationTtlMs: number;
   #subscribed = false;
   #everSubscribed = false;
   #closed = false;
@@ -97,6 +114,7 @@ export class RedisSharedTier extends EventEmitter<RedisSharedTierEvents> impleme
     malformedCopies: 0,
     mismatchedCopies: 0,
     expiredCopies: 0,
+    outdatedCopies: 0,
   };
 
   constructor(options: RedisSharedTierOptions = {}) {
@@ -104,6 +122,7 @@ export class RedisSharedTier extends EventEmitter<RedisSharedTierEvents> impleme
     this.#options = parseOptions(redisTierOptionsSchema, options, 'redis');
     this.replicaId = this.#options.replicaId ?? randomUUID();
     this.#now = this.#options.now ?? Date.now;
+    this.#generationTtlMs = this.#options.ttlMs * 2 + 60_000;
     this.#keys = redisKeys(this.#options.keyPrefix);
     const connection = {
       commandTimeout: this.#options.commandTimeoutMs,
@@ -158,6 +177,9 @@ export class RedisSharedTier extends EventEmitter<RedisSharedTierEvents> impleme
           this.#options.leaseMs,
           skipCopy ? '1' : '0',
           this.#options.maxEntryBytes,
+          this.#heard.get(keys[2]) ?? 0,
+          this.#heard.get(keys[3]) ?? 0,
+          this.#generationTtlMs,
         )) as string[];
         if (reply[0] === 'hit') {
           const usable = this.#usableCopy(reply[1] ?? '', reply[2] ?? '');
@@ -170,11 +192,13 @@ export class RedisSharedTier extends EventEmitter<RedisSharedTierEvents> impleme
           return { kind: 'hit', content: usable.content };
         }
         if (reply[0] === 'lead') {
-          if (reply[3] === 'malformed') reject('malformed');
+          const unusable = scriptRejection(reply[3]);
+          if (unusable) reject(unusable);
           this.#metrics.leads++;
           return this.#lead(keys, token, reply[1] ?? '0', reply[2] ?? '0');
         }
-        if (reply[1] === 'malformed') reject('malformed');
+        const unusable = scriptRejection(reply[1]);
+        if (unusable) reject(unusable);
         // Another replica is reading under the lease: its fill replaces whatever copy was here.
         skipCopy = false;
         if (attempt === 0) this.#metrics.waits++;
@@ -278,7 +302,17 @@ export class RedisSharedTier extends EventEmitter<RedisSharedTierEvents> impleme
           return release();
         }
         await this.#commands
-          .eval(fillScript, 4, ...keys, token, serverGeneration, uriGeneration, body, ttlMs)
+          .eval(
+            fillScript,
+            4,
+            ...keys,
+            token,
+            serverGeneration,
+            uriGeneration,
+            body,
+            ttlMs,
+            this.#generationTtlMs,
+          )
           .catch(() => undefined);
       },
     };
@@ -291,29 +325,40 @@ export class RedisSharedTier extends EventEmitter<RedisSharedTierEvents> impleme
       JSON.stringify(heard).length > maxInvalidationMessageLength - 512
         ? { kind: 'list-changed' as const, server: heard.server }
         : heard;
-    const generation =
-      invalidation.kind === 'updated'
-        ? this.#keys.uriGeneration(invalidation.server, invalidation.uri)
-        : this.#keys.serverGeneration(invalidation.server);
+    const generation = this.#generationKey(invalidation);
+    // The script adds the generation it raised to the message.
     const message = JSON.stringify({ origin: this.replicaId, sentAt: now(), invalidation });
-    // A generation must outlive every shared copy that recorded it.
-    const generationTtlMs = this.#options.ttlMs * 2 + 60_000;
     try {
       if (this.#commands.status !== 'ready') throw new Error('not connected');
-      await this.#commands.eval(
+      const raised = await this.#commands.eval(
         invalidateScript,
         1,
         generation,
         this.#keys.channel,
         message,
-        generationTtlMs,
+        this.#generationTtlMs,
+        this.#heard.get(generation) ?? 0,
       );
+      this.#hear(generation, Number(raised));
       this.#metrics.published++;
     } catch {
       this.#metrics.publishFailures++;
       this.#keep(invalidation);
       this.emit('invalidation-kept', invalidation);
     }
+  }
+
+  /** The generation an invalidation raises: its URI's for `updated`, else its server's. */
+  #generationKey(invalidation: Exclude<Invalidation, { kind: 'all-stale' }>): string {
+    return invalidation.kind === 'updated'
+      ? this.#keys.uriGeneration(invalidation.server, invalidation.uri)
+      : this.#keys.serverGeneration(invalidation.server);
+  }
+
+  /** Remembers the highest generation announced for `key` (Redis may later hold less). */
+  #hear(key: string, generation: number): void {
+    if (!Number.isSafeInteger(generation)) return;
+    if (generation > (this.#heard.get(key) ?? 0)) this.#heard.set(key, generation);
   }
 
   /** Kept until Redis is back: the other replicas and the shared copies must still hear it. */
@@ -369,6 +414,8 @@ export class RedisSharedTier extends EventEmitter<RedisSharedTierEvents> impleme
       return;
     }
     if (parsed.origin === this.replicaId) return;
+    if (parsed.generation !== undefined)
+      this.#hear(this.#generationKey(parsed.invalidation), parsed.generation);
     this.#metrics.received++;
     this.#notify(parsed.invalidation);
     const latencyMs = parsed.sentAt === undefined ? Number.NaN : now() - parsed.sentAt;
@@ -385,6 +432,11 @@ export class RedisSharedTier extends EventEmitter<RedisSharedTierEvents> impleme
 }
 
 // --- Module helpers ---
+
+/** What the lookup script found wrong with the copy it passed over, if anything. */
+function scriptRejection(flag: string | undefined): Rejection | undefined {
+  return flag === 'malformed' || flag === 'outdated' ? flag : undefined;
+}
 
 /** Wall-clock milliseconds with sub-millisecond resolution, comparable across processes on one host. */
 function now(): number {
