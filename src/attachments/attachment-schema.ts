@@ -1,9 +1,13 @@
 import { z } from 'zod';
 import { ContextError } from '../errors.js';
+import { boundaryTextSchema, requireBoundaryText } from '../options/boundary-text.js';
 import { parseOptions } from '../options/parse-options.js';
-import type { MessageAttachment, PinInput } from '../types.js';
+import type { MessageAttachment, PinInput, Scope } from '../types.js';
 
-const identifier = z.string().min(1).max(256);
+// One rule for every id and URI a store is given (see boundary-text.ts): a store never meets a
+// value it cannot hold, or two values it would hold as one.
+const identifier = boundaryTextSchema('id');
+const uri = boundaryTextSchema('uri');
 
 const scopeSchema = z.union([
   z.strictObject({ pipelineId: identifier }),
@@ -14,9 +18,10 @@ const scopeSchema = z.union([
 const messageAttachmentSchema = z
   .strictObject({
     server: identifier,
-    uri: z.string().min(1).max(8192).optional(),
-    template: z.string().min(1).max(8192).optional(),
-    arguments: z.record(z.string(), z.union([z.string(), z.array(z.string())])).optional(),
+    uri: uri.optional(),
+    template: boundaryTextSchema('template').optional(),
+    // An argument's value becomes part of the URI: the URI's rule holds for it.
+    arguments: z.record(identifier, z.union([uri, z.array(uri)])).optional(),
     priority: z.number().int().min(-1000).max(1000).optional(),
     maxTokens: z.number().int().positive().optional(),
     bypassCache: z.boolean().optional(),
@@ -54,6 +59,33 @@ export function parsePinInput(input: unknown): PinInput {
   return parseWith(pinInputSchema, input, 'pin') as PinInput;
 }
 
+/**
+ * Validates the scope a store is asked to list: INVALID_OPTION naming the field (a pin's scope is
+ * part of the pin, refused by `parsePinInput` as INVALID_ATTACHMENT).
+ */
+export function parseScope(scope: unknown): Scope {
+  // The usual scope without zod (a tenth of its cost): every turn lists one or two.
+  if (typeof scope === 'object' && scope !== null) {
+    const keys = Object.keys(scope);
+    const key = keys[0];
+    if (keys.length === 1 && (key === 'pipelineId' || key === 'conversationId')) {
+      requireBoundaryText((scope as Record<string, unknown>)[key], 'id', `scope.${key}`, 'INVALID_OPTION');
+      return scope as Scope;
+    }
+  }
+  return parseOptions(scopeSchema, scope, 'scope');
+}
+
+/** Validates the id a store is asked to unpin (an id by the rule every id follows). */
+export function parsePinId(id: unknown): string {
+  return requireBoundaryText(id, 'id', 'id', 'INVALID_OPTION');
+}
+
+/** Validates how many pins `listAll` may answer. */
+export function parseListLimit(limit: unknown): number {
+  return parseOptions(z.number().int().nonnegative(), limit, 'limit');
+}
+
 /** Validates one attachment that arrived with a message. */
 export function parseMessageAttachment(input: unknown, index: number): MessageAttachment {
   return parseWith(messageAttachmentSchema, input, `message.attachments[${index}]`) as MessageAttachment;
@@ -67,6 +99,10 @@ function parseWith(schema: z.ZodType, input: unknown, what: string): unknown {
   } catch (error) {
     // Same message and facts, but the code says an attachment was wrong, not an option.
     if (!ContextError.isInstance(error)) throw error;
-    throw new ContextError('INVALID_ATTACHMENT', error.message, { field: error.field, value: error.value });
+    throw new ContextError('INVALID_ATTACHMENT', error.message, {
+      field: error.field,
+      value: error.value,
+      ...(error.limit !== undefined && { limit: error.limit }),
+    });
   }
 }

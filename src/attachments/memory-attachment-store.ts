@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { parseOptions } from '../options/parse-options.js';
 import type { Attachment, PinInput, Scope } from '../types.js';
-import { parsePinInput } from './attachment-schema.js';
+import { parseListLimit, parsePinId, parsePinInput, parseScope } from './attachment-schema.js';
 import type { AttachmentStore } from './attachment-store.js';
 import { deepFreeze } from './deep-freeze.js';
 import { PinCapFloor, type PinCapOptions, pinCapShape } from './pin-cap-floor.js';
@@ -60,6 +60,7 @@ export class MemoryAttachmentStore implements AttachmentStore {
   }
 
   async unpin(id: string): Promise<boolean> {
+    parsePinId(id);
     const pin = this.#pins.get(id);
     if (!pin) return false;
     this.#pins.delete(id);
@@ -72,6 +73,7 @@ export class MemoryAttachmentStore implements AttachmentStore {
   }
 
   async list(scope: Scope): Promise<readonly Attachment[]> {
+    parseScope(scope);
     const key = scopeKeyOf(scope);
     const listed = this.#listed.get(key);
     if (listed) return listed;
@@ -83,6 +85,7 @@ export class MemoryAttachmentStore implements AttachmentStore {
   }
 
   async listAll(limit: number): Promise<Attachment[]> {
+    parseListLimit(limit);
     return [...this.#pins.values()].slice(0, limit);
   }
 

@@ -1,5 +1,6 @@
 import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
 import { ContextError } from '../errors.js';
+import { requireBoundaryText } from '../options/boundary-text.js';
 import type { AttachmentTarget } from '../types.js';
 
 // RFC 3986 §3.1: scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ), then ":".
@@ -59,6 +60,8 @@ export function resolveTargetUri(target: AttachmentTarget): string {
 // --- Internal helpers ---
 
 function checkUri(uri: string, field: string): string {
+  // What a template expands to is a URI by the boundary's rule too (the stores index it).
+  requireBoundaryText(uri, 'uri', field, 'INVALID_ATTACHMENT');
   if (!schemePattern.test(uri) || forbiddenCharacters.test(uri)) {
     throw new ContextError(
       'INVALID_URI',

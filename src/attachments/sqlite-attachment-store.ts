@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { ContextError } from '../errors.js';
 import { parseOptions } from '../options/parse-options.js';
 import type { Attachment, PinInput, Scope } from '../types.js';
-import { parsePinInput } from './attachment-schema.js';
+import { parseListLimit, parsePinId, parsePinInput, parseScope } from './attachment-schema.js';
 import type { AttachmentStore } from './attachment-store.js';
 import { InternedPins } from './interned-pins.js';
 import { loadBetterSqlite3 } from './load-better-sqlite3.js';
@@ -107,12 +107,14 @@ export class SqliteAttachmentStore implements AttachmentStore {
   }
 
   async unpin(id: string): Promise<boolean> {
+    parsePinId(id);
     return this.#write(
       (database) => database.prepare('DELETE FROM mcp_context_pins WHERE id = ?').run(id).changes > 0,
     );
   }
 
   async list(scope: Scope): Promise<readonly Attachment[]> {
+    parseScope(scope);
     const [kind, scopeId] =
       'pipelineId' in scope ? ['pipeline', scope.pipelineId] : ['conversation', scope.conversationId];
     const key = scopeKeyOf(scope);
@@ -132,6 +134,7 @@ export class SqliteAttachmentStore implements AttachmentStore {
   }
 
   async listAll(limit: number): Promise<Attachment[]> {
+    parseListLimit(limit);
     const rows = this.#run(
       (database) =>
         database.prepare('SELECT * FROM mcp_context_pins ORDER BY seq LIMIT ?').all(limit) as PinRow[],

@@ -33,9 +33,12 @@ export function parseOptions<Schema extends z.ZodType>(
       ? ''
       : ` (got ${redactUrlUserinfo(safeJson(value)).value})`;
   const field = path ? `${what}.${path}` : what;
+  // A schema's own rule may name its bound (see boundaryTextSchema): the error carries it as `limit`.
+  const limit = issue?.params?.limit;
   throw new ContextError('INVALID_OPTION', `${field}: ${issue?.message ?? 'invalid'}${got}`, {
     field,
     value,
+    ...(typeof limit === 'number' && { limit }),
   });
 }
 
@@ -47,7 +50,7 @@ interface Issue {
   readonly code?: string;
   readonly keys?: readonly string[];
   /** Set by schemas that report an unknown key as a custom issue (server entries). */
-  readonly params?: { readonly unknownKey?: boolean };
+  readonly params?: { readonly unknownKey?: boolean; readonly limit?: unknown };
   readonly errors?: readonly (readonly Issue[])[];
 }
 

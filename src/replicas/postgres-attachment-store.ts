@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { parsePinInput } from '../attachments/attachment-schema.js';
+import { parseListLimit, parsePinId, parsePinInput, parseScope } from '../attachments/attachment-schema.js';
 import type { AttachmentStore } from '../attachments/attachment-store.js';
 import { InternedPins } from '../attachments/interned-pins.js';
 import { PinCapFloor, type PinCapOptions, pinCapShape } from '../attachments/pin-cap-floor.js';
@@ -121,11 +121,13 @@ export class PostgresAttachmentStore implements AttachmentStore {
   }
 
   async unpin(id: string): Promise<boolean> {
+    parsePinId(id);
     const result = await this.#query(`DELETE FROM ${this.#table} WHERE id = $1`, [id]);
     return (result.rowCount ?? 0) > 0;
   }
 
   async list(scope: Scope): Promise<readonly Attachment[]> {
+    parseScope(scope);
     const [kind, scopeId] =
       'pipelineId' in scope ? ['pipeline', scope.pipelineId] : ['conversation', scope.conversationId];
     const key = scopeKeyOf(scope);
@@ -163,6 +165,7 @@ export class PostgresAttachmentStore implements AttachmentStore {
   }
 
   async listAll(limit: number): Promise<Attachment[]> {
+    parseListLimit(limit);
     const result = await this.#query<PinRow>(`SELECT * FROM ${this.#table} ORDER BY seq LIMIT $1`, [limit]);
     return result.rows.map((row) => toAttachment(row, this.location));
   }

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryAttachmentStore } from '../../src/attachments/memory-attachment-store.js';
 import { testAttachmentStore } from './attachment-store-contract.js';
+import { testStoreBoundary } from './store-boundary-contract.js';
 
 testAttachmentStore('MemoryAttachmentStore', async () => new MemoryAttachmentStore());
+testStoreBoundary('MemoryAttachmentStore', async () => new MemoryAttachmentStore());
 
 describe('MemoryAttachmentStore lists', () => {
   it("answers a scope's same frozen array while its pins are unchanged, a new one once they change", async () => {

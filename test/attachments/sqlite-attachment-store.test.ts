@@ -10,6 +10,7 @@ import { storeApplicationId } from '../../src/attachments/sqlite-migrations.js';
 import { ContextError } from '../../src/errors.js';
 import { SqliteAttachmentStore } from '../../src/sqlite.js';
 import { testAttachmentStore } from './attachment-store-contract.js';
+import { testStoreBoundary } from './store-boundary-contract.js';
 
 const run = promisify(execFile);
 const pinScript = join(dirname(fileURLToPath(import.meta.url)), 'sqlite-support/pin-from-process.ts');
@@ -99,6 +100,7 @@ function storeError(create: () => unknown): ContextError {
 testAttachmentStore('SqliteAttachmentStore', async () =>
   openStore(join(temporaryDirectory(), 'pins.sqlite')),
 );
+testStoreBoundary('SqliteAttachmentStore', async () => openStore(join(temporaryDirectory(), 'pins.sqlite')));
 
 describe('SqliteAttachmentStore', () => {
   it('keeps pins across close and reopen, in order, with every option', async () => {

@@ -2,9 +2,11 @@ import { execFile } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import pg from 'pg';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { PostgresAttachmentStore, type PostgresAttachmentStoreOptions } from '../../src/postgres.js';
 import { testAttachmentStore } from '../attachments/attachment-store-contract.js';
+import { testStoreBoundary } from '../attachments/store-boundary-contract.js';
 import {
   createSchemaAtVersion,
   type PinsBehindTheStore,
@@ -35,6 +37,7 @@ async function pinFromProcess(schema: string, pipelineId: string, count: number,
 }
 
 testAttachmentStore('PostgresAttachmentStore', () => openStore());
+testStoreBoundary('PostgresAttachmentStore', () => openStore());
 
 describe('PostgresAttachmentStore', () => {
   it('keeps pins across close and reopen, in order, with every option', async () => {
@@ -280,6 +283,42 @@ describe('PostgresAttachmentStore', () => {
     expect(error).toMatchObject({ code: 'STORE_FOREIGN', field: 'version', value: 9 });
     expect((error as Error).message).toContain('newer');
     expect((await sql(`SELECT version FROM "${schema}".mcp_context_schema`)).rows).toEqual([{ version: 9 }]);
+  });
+
+  it('NUL in a scope id, server or URI and a URI past the index are bad input, refused before any query', async () => {
+    const store = await openStore();
+    const scope = { conversationId: 'c-1' };
+    // Every statement the store sends goes through its pool's query.
+    const query = vi.spyOn(pg.Pool.prototype, 'query');
+    onTestFinished(() => query.mockRestore());
+    const refusals: [operation: string, Promise<unknown>, code: string, field: string][] = [
+      [
+        'pin',
+        store.pin({ scope: { conversationId: 'c\u0000' }, server: 's', uri: 'x://a' }),
+        'INVALID_ATTACHMENT',
+        'pin.scope.conversationId',
+      ],
+      ['pin', store.pin({ scope, server: 'crm\u0000', uri: 'x://a' }), 'INVALID_ATTACHMENT', 'pin.server'],
+      ['pin', store.pin({ scope, server: 's', uri: 'x://a\u0000' }), 'INVALID_ATTACHMENT', 'pin.uri'],
+      // 3,000 bytes: past what the unique index (scope, server, URI) can hold in one btree entry.
+      [
+        'pin',
+        store.pin({ scope, server: 's', uri: `x://${'ab'.repeat(1500)}` }),
+        'INVALID_ATTACHMENT',
+        'pin.uri',
+      ],
+      ['list', store.list({ conversationId: 'c\u0000' }), 'INVALID_OPTION', 'scope.conversationId'],
+      ['unpin', store.unpin('pin\u0000'), 'INVALID_OPTION', 'id'],
+    ];
+    const errors = await Promise.all(
+      refusals.map(([, refused]) => refused.catch((caught: unknown) => caught)),
+    );
+    expect(errors).toMatchObject(refusals.map(([, , code, field]) => ({ code, field })));
+    expect(query).not.toHaveBeenCalled();
+    // The store is as it was: a good pin after them is kept.
+    query.mockRestore();
+    await store.pin({ scope, server: 's', uri: 'x://a' });
+    expect(await store.list(scope)).toHaveLength(1);
   });
 
   it('fails with STORE_UNAVAILABLE, without credentials, when nothing listens', async () => {
