@@ -1,4 +1,8 @@
 import { z } from 'zod';
+import { boundaryTextSchema } from '../options/boundary-text.js';
+
+// Ids by the rule of every id at the API boundary (see boundary-text.ts).
+const identifier = boundaryTextSchema('id');
 
 /**
  * Inputs of the registry's operations, validated on every call: they come from hosts,
@@ -10,12 +14,12 @@ export const callOptionsSchema = z.object({
   /** Per-call timeout in milliseconds; defaults to the server's, then the registry's. */
   timeoutMs: z.number().int().positive().optional(),
   /** Who the call is for, in the audit log; absent: the operator. `PolicyBoundServers` sets its principal. */
-  actor: z.strictObject({ pipelineId: z.string().min(1), agentId: z.string().min(1).optional() }).optional(),
+  actor: z.strictObject({ pipelineId: identifier, agentId: identifier.optional() }).optional(),
   /**
    * The host's user the call is for. A per-user server (`auth.perUser`) needs it: each principal
    * has its own session and credentials there. A shared server ignores it.
    */
-  principal: z.string().min(1).max(256).optional(),
+  principal: identifier.optional(),
 });
 
 export const listOptionsSchema = callOptionsSchema.extend({

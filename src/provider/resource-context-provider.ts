@@ -34,6 +34,7 @@ import type { ContextBlock, InjectionTrace, ProvideResult, Turn } from '../types
 import { actorOf } from './actor-of.js';
 import { type Access, authorizeRead } from './authorize-read.js';
 import { capSkills } from './cap-skills.js';
+import { checkTurnIds } from './check-turn-ids.js';
 import { describedByListing } from './described-by-listing.js';
 import { failedFate } from './failed-fate.js';
 import { keepHeld, keepSubscribed } from './keep-subscribed.js';
@@ -192,6 +193,7 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
     const deadline = new TurnDeadline(this.#turnDeadlineMs, turn.signal);
     try {
       const startedAt = isoNow();
+      checkTurnIds(turn);
       const actor = actorOf(turn);
       this.#requireKnown(actor, turn);
       const budget = this.#turnBudget(turn);
