@@ -7,3 +7,10 @@ export {
   type ParseContextConfigOptions,
   parseContextConfig,
 } from './config/parse-context-config.js';
+export {
+  defaultServiceSettings,
+  type ServiceSettings,
+  type ServiceTenantSettings,
+} from './config/service-settings.js';
+// The unknown-key hint config errors give (`did you mean "budget"?`), for hosts that check their own input the same way.
+export { nearestKey } from './options/nearest-key.js';

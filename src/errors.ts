@@ -46,7 +46,19 @@ export type ContextErrorCode =
   | 'AUTH_FAILED'
   | 'PRINCIPAL_REQUIRED'
   | 'INVALID_TOOL_ARGUMENT'
-  | 'UNKNOWN_TOOL';
+  | 'UNKNOWN_TOOL'
+  // `mcp-context serve`: what an HTTP request got wrong, or why the service refused it.
+  | 'INVALID_JSON'
+  | 'INVALID_REQUEST'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'BODY_TOO_LARGE'
+  | 'BODY_TIMEOUT'
+  | 'UNAUTHENTICATED'
+  | 'FORBIDDEN'
+  | 'UNKNOWN_ROUTE'
+  | 'METHOD_NOT_ALLOWED'
+  | 'PIN_NOT_FOUND'
+  | 'SERVICE_UNAVAILABLE';
 
 export interface ContextErrorDetails {
   /** The option, field or argument that was wrong. */

@@ -15,6 +15,8 @@ const sourceRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../src');
  */
 const floors: readonly (readonly string[])[] = [
   ['cli'],
+  // `mcp-context serve`: the library over HTTP, built on the entries alone (the CLI loads it lazily).
+  ['service'],
   [
     'index.ts',
     'servers.ts',

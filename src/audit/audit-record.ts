@@ -1,9 +1,20 @@
 import type { ContextErrorCode } from '../errors.js';
 
-/** Who asked: the operator (the registry used directly) or a pipeline, possibly for one of its agents. */
+/**
+ * Who asked: the operator (the registry used directly), a pipeline (possibly for one of its
+ * agents), or a client of `mcp-context serve` whose request was refused before it reached a
+ * pipeline (its tenant when its key was valid, and its address).
+ */
 export type AuditActor =
   | { readonly kind: 'operator' }
-  | { readonly kind: 'pipeline'; readonly pipelineId: string; readonly agentId?: string };
+  | { readonly kind: 'pipeline'; readonly pipelineId: string; readonly agentId?: string }
+  | {
+      readonly kind: 'service-client';
+      readonly tenant?: string;
+      readonly address: string;
+      /** The pipeline the request asked for, when it named one. */
+      readonly pipelineId?: string;
+    };
 
 /** `ok`; `error` (the operation failed); `denied` (the access policy refused it; nothing was sent). */
 export type AuditStatus = 'ok' | 'error' | 'denied';
@@ -20,12 +31,13 @@ export interface AuditRecord {
   readonly actor: AuditActor;
   /** The host's user the operation was for, when the caller named one. */
   readonly principal?: string;
-  /** Absent only for a refused turn (operation `turn`): it named no server before it was refused. */
+  /** Absent for a refused turn or service request: it named no server before it was refused. */
   readonly server?: string;
   /**
    * The MCP method: `resources/read`, `resources/list`, `prompts/get`, `tools/call` … ; `turn` for
    * a provider turn refused whole (an unknown pipeline or agent: status `denied`, errorCode
-   * `UNKNOWN_PIPELINE` or `UNKNOWN_AGENT`).
+   * `UNKNOWN_PIPELINE` or `UNKNOWN_AGENT`); for a service request refused before it reached a
+   * pipeline (no or a wrong key, a forbidden pipeline), its method and route (`POST /v1/provide`).
    */
   readonly operation: string;
   readonly uri?: string;

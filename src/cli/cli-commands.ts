@@ -14,6 +14,7 @@ import { pinRemoveCommand } from './commands/pin-remove.js';
 import { provideContextCommand } from './commands/provide-context.js';
 import { readResourceCommand } from './commands/read-resource.js';
 import { demoCommand } from './commands/run-demo.js';
+import { serveCommand } from './commands/serve.js';
 import { fixtureServeCommand } from './commands/serve-fixture.js';
 
 /** Every command of `mcp-context`, in the order the usage text lists them. */
@@ -33,6 +34,7 @@ export const commands: readonly CliCommand[] = [
   loginCommand,
   logoutCommand,
   inspectCommand,
+  serveCommand,
   fixtureServeCommand,
   demoCommand,
 ];

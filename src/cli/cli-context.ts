@@ -102,15 +102,22 @@ export class CliContext {
     redirectUrl: string,
     authorize?: NonNullable<McpServerRegistryOptions['authorizer']>['authorize'],
   ): McpServerRegistry {
-    const store = this.oauthStore();
     return new McpServerRegistry({
       mcpServers: config.mcpServers,
       // requestTimeoutMs, maxReadBytes, endpointPolicy … as the config file gives them.
       ...config.registry,
-      ...(store !== undefined && {
-        authorizer: { redirectUrl, store, ...(authorize !== undefined && { authorize }) },
-      }),
+      ...this.authorizerOptions(redirectUrl, authorize),
     });
+  }
+
+  /** The registry's `authorizer` over the tokens `login` stored, when a credential key is set. */
+  authorizerOptions(
+    redirectUrl: string,
+    authorize?: NonNullable<McpServerRegistryOptions['authorizer']>['authorize'],
+  ): Pick<McpServerRegistryOptions, 'authorizer'> {
+    const store = this.oauthStore();
+    if (store === undefined) return {};
+    return { authorizer: { redirectUrl, store, ...(authorize !== undefined && { authorize }) } };
   }
 
   /** `--store`, or the config's `store` (an SQLite file or PostgreSQL), or ./mcp-context.sqlite. */

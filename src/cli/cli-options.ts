@@ -22,7 +22,12 @@ export const cliOptions = {
   port: {
     type: 'string',
     value: 'N',
-    description: 'the port on 127.0.0.1 to listen on (default: a free one)',
+    description: 'the port to listen on (0: a free one; default: a free one, 8080 for serve)',
+  },
+  host: {
+    type: 'string',
+    value: 'ADDRESS',
+    description: 'the address to listen on (default 127.0.0.1; any other needs service keys)',
   },
   all: { type: 'boolean', description: 'every page, not only the first' },
   cursor: {

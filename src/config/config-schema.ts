@@ -3,6 +3,7 @@ import { cacheOptionsSchema } from '../cache/content-cache.js';
 import { registrySettingsShape } from '../mcp/registry-options.js';
 import { providerSettingsShape } from '../provider/provider-options.js';
 import { skillLimitsSchema } from '../skills/skill-limits.js';
+import { serviceSettingsSchema } from './service-settings.js';
 
 /** The McpServerRegistry's data settings as the file may give them: as written, defaults left to the registry. */
 const registryFileSettings = {
@@ -58,4 +59,6 @@ export const configFileSchema = z.strictObject({
     .optional(),
   /** Several replicas: invalidations, a shared content cache and read leases over Redis (RedisSharedTier options). */
   redis: z.record(z.string(), z.unknown()).optional(),
+  /** `mcp-context serve`: tenants (service keys by environment variable or digest), body and time limits, the audit file. */
+  service: serviceSettingsSchema.optional(),
 });

@@ -15,6 +15,7 @@ import { type RedisSharedTierOptions, redisTierOptionsSchema } from '../replicas
 import type { SkillLimitsInput } from '../skills/skill-limits.js';
 import type { BudgetOptions } from '../types.js';
 import { configFileSchema, registrySettingKeys } from './config-schema.js';
+import type { ServiceSettings } from './service-settings.js';
 
 /** The McpServerRegistry options a config file may set (the rest are objects and functions). */
 export type RegistrySettings = Pick<McpServerRegistryOptions, (typeof registrySettingKeys)[number]>;
@@ -46,6 +47,8 @@ export interface ContextConfig {
   readonly postgres?: PostgresAttachmentStoreOptions;
   /** `new RedisSharedTier()` options (cache `shared`), when the file has a `redis` section. */
   readonly redis?: RedisSharedTierOptions;
+  /** `mcp-context serve`'s section, defaults applied; absent when the file has none. */
+  readonly service?: ServiceSettings;
 }
 
 export interface ParseContextConfigOptions {
@@ -103,6 +106,15 @@ export function parseContextConfig(input: unknown, options: ParseContextConfigOp
     // Checked by the tier's own schema; nothing connects until a host creates the tier.
     ...(parsed.redis && {
       redis: parseOptions(redisTierOptionsSchema, parsed.redis, 'config.redis') as RedisSharedTierOptions,
+    }),
+    // The audit file, like the SQLite store, is relative to the config file.
+    ...(parsed.service && {
+      service: {
+        ...parsed.service,
+        ...(parsed.service.auditFile !== undefined && {
+          auditFile: resolve(options.baseDirectory ?? process.cwd(), parsed.service.auditFile),
+        }),
+      },
     }),
   };
 }

@@ -1,0 +1,62 @@
+import { ContextError } from '../index.js';
+import type { ServiceRoute } from './service-route.js';
+
+export interface RouteMatch {
+  readonly route: ServiceRoute;
+  readonly params: Readonly<Record<string, string>>;
+}
+
+/**
+ * The route for a method and path, with its path parameters decoded. A path no route has is
+ * UNKNOWN_ROUTE (404); a path whose routes take other methods is METHOD_NOT_ALLOWED (405),
+ * naming them.
+ */
+export function matchRoute(routes: readonly ServiceRoute[], method: string, pathname: string): RouteMatch {
+  const segments = pathname.split('/');
+  const allowed: string[] = [];
+  for (const route of routes) {
+    const params = matchPath(route.path, segments);
+    if (!params) continue;
+    if (route.method === method || (method === 'HEAD' && route.method === 'GET')) return { route, params };
+    allowed.push(route.method);
+  }
+  if (allowed.length > 0) {
+    throw new ContextError(
+      'METHOD_NOT_ALLOWED',
+      `${method} ${pathname}: this path takes ${allowed.join(', ')}`,
+      {
+        field: 'method',
+        value: method,
+      },
+    );
+  }
+  throw new ContextError('UNKNOWN_ROUTE', `no route ${pathname} (see /v1/openapi.json)`, {
+    field: 'path',
+    value: pathname.slice(0, 200),
+  });
+}
+
+// --- Internal helpers ---
+
+function matchPath(template: string, segments: readonly string[]): Record<string, string> | undefined {
+  const parts = template.split('/');
+  if (parts.length !== segments.length) return undefined;
+  const params: Record<string, string> = {};
+  for (const [index, part] of parts.entries()) {
+    const segment = segments[index] as string;
+    const name = /^\{(.+)\}$/.exec(part)?.[1];
+    if (name === undefined) {
+      if (part !== segment) return undefined;
+      continue;
+    }
+    if (segment === '') return undefined;
+    try {
+      params[name] = decodeURIComponent(segment);
+    } catch {
+      throw new ContextError('INVALID_REQUEST', `path.${name}: not a valid percent-encoded segment`, {
+        field: `path.${name}`,
+      });
+    }
+  }
+  return params;
+}
