@@ -3,6 +3,7 @@ import { runInNewContext } from 'node:vm';
 import { type FaultServerOptions, type FaultTransport, startFaultFixture } from '../../fixtures/index.js';
 import type { AttachmentStore } from '../../src/attachments/attachment-store.js';
 import { MemoryAttachmentStore } from '../../src/attachments/memory-attachment-store.js';
+import type { ContentCacheOptions } from '../../src/cache/content-cache.js';
 import { McpServerRegistry, type McpServerRegistryOptions } from '../../src/mcp/mcp-server-registry.js';
 import type { McpServerConfigInput } from '../../src/mcp/server-config.js';
 import { AccessPolicy, type AccessPolicyOptions } from '../../src/policy/access-policy.js';
@@ -52,6 +53,8 @@ export interface WorldOptions {
   readonly policy?: AccessPolicyOptions;
   /** The pin store (default: a memory store). */
   readonly attachments?: AttachmentStore;
+  /** Each provider's content cache options, e.g. `{ shared }` for the fleet's tier (default: no cache). */
+  readonly cache?: ContentCacheOptions;
 }
 
 /**
@@ -88,7 +91,7 @@ export async function startFaultWorld(options: WorldOptions): Promise<FaultWorld
       budget: { maxTokens: 8000 },
       readTimeoutMs: providerLimits.readTimeoutMs,
       turnDeadlineMs: providerLimits.turnDeadlineMs,
-      cache: false,
+      cache: options.cache ?? false,
     });
   const provider = createProvider(limits);
   const laterProvider = createProvider(generousLimits);

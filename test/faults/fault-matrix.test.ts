@@ -7,9 +7,12 @@ import { SqliteAttachmentStore } from '../../src/attachments/sqlite-attachment-s
 import type { McpServerConfigInput } from '../../src/mcp/server-config.js';
 import type { AccessPolicyOptions } from '../../src/policy/access-policy.js';
 import { PostgresAttachmentStore } from '../../src/postgres.js';
+import { RedisSharedTier } from '../../src/redis.js';
+import { redisKeys } from '../../src/replicas/redis-keys.js';
 import type { ProvideResult, TraceStatus } from '../../src/types.js';
 import { type PinsBehindTheStore, pinsBehindTheStore } from '../replicas/support/pins-behind-the-store.js';
 import { freshSchema, testDatabaseUrl } from '../replicas/support/postgres-test-database.js';
+import { FaultRedis } from '../support/fault-redis.js';
 import {
   type CaseLimits,
   entryOf,
@@ -24,6 +27,7 @@ import {
   type WorldOptions,
   watchProcess,
 } from './fault-harness.js';
+import { serverText, tierCases, tierUri } from './tier-cases.js';
 
 /**
  * The fault matrix (issue 12): a healthy server and a faulty one in the same turn. For every
@@ -686,6 +690,67 @@ describe('fault matrix: stores', () => {
       }
       expect(watcher.problems).toEqual([]);
     });
+  }
+});
+
+// --- the fleet's tier: Redis fed hostile input, rolled back, paused, killed ---
+
+describe('fault matrix: the fleet tier', () => {
+  for (const tierCase of tierCases) {
+    it(`tier: ${tierCase.name}`, async () => {
+      const redis = await FaultRedis.start();
+      const keyPrefix = 'fleet:';
+      const tiers: RedisSharedTier[] = [];
+      const openTier = async () => {
+        const tier = new RedisSharedTier({ url: redis.url, keyPrefix, commandTimeoutMs: 300 });
+        tiers.push(tier);
+        await tier.ready();
+        return tier;
+      };
+      const tier = await openTier();
+      const world = await startFaultWorld({
+        transport: 'memory',
+        server: { resources: { [tierUri]: tierCase.fault ?? { kind: 'text', text: serverText } } },
+        cache: { shared: tier },
+      });
+      try {
+        const identity = await world.servers.identityOf('faulty');
+        const fleet = {
+          redis,
+          tier,
+          keyPrefix,
+          identity,
+          entryKey: redisKeys(keyPrefix).entry({ server: identity, uri: tierUri }),
+          anotherReplica: openTier,
+        };
+        await tierCase.before?.(fleet);
+        const started = performance.now();
+        const turn = world.turn([tierUri]);
+        await tierCase.during?.(fleet);
+        const first = await turn;
+        const elapsedMs = performance.now() - started;
+
+        expect(entryOf(first, 'healthy', healthyUri).status).toBe('injected');
+        const faulty = entryOf(first, 'faulty', tierUri);
+        expect(faulty.status, JSON.stringify(faulty.error)).toBe('injected');
+        expect(faulty.sharedCache).toBe(tierCase.expected.sharedCache);
+        expect(renderedText(first)).toContain(serverText);
+        if (tierCase.expected.never) expect(renderedText(first)).not.toContain(tierCase.expected.never);
+        expect(tier.metrics).toMatchObject(tierCase.expected.metrics);
+        if (tierCase.expected.withinMs) expect(elapsedMs).toBeLessThan(tierCase.expected.withinMs);
+        await tierCase.after?.(fleet);
+
+        const second = await world.laterTurn([okUri]);
+        expect(entryOf(second, 'healthy', healthyUri).status).toBe('injected');
+        expect(entryOf(second, 'faulty', okUri).status).toBe('injected');
+      } finally {
+        await world.close();
+        redis.resume();
+        await Promise.all(tiers.map((opened) => opened.close()));
+        await redis.destroy();
+      }
+      expect(watcher.problems).toEqual([]);
+    }, 60_000);
   }
 });
 
