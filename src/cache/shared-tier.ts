@@ -43,6 +43,12 @@ export interface SharedContent {
 }
 
 export type SharedLookup =
+  /**
+   * A copy this replica may serve: one that parsed, matched its sha256, is within the tier's
+   * TTL by this replica's clock and is no older than the last invalidation heard. Its
+   * `fetchedAt` is on this replica's clock (never later than the read), so the local TTL counts
+   * from it.
+   */
   | { readonly kind: 'hit'; readonly content: SharedContent }
   | {
       readonly kind: 'lead';
