@@ -29,6 +29,8 @@ export interface TestServiceOptions {
   readonly environment?: NodeJS.ProcessEnv;
   readonly fixture?: Omit<GitNexusFixtureOptions, 'transport'>;
   readonly host?: string;
+  /** Where refusals are audited (default: dropped). */
+  readonly stderr?: { write(line: string): boolean };
 }
 
 /**
@@ -52,7 +54,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     port: 0,
     ...(options.host !== undefined && { host: options.host }),
     ...(options.environment && { environment: options.environment }),
-    stderr: { write: () => true } as unknown as NodeJS.WritableStream,
+    stderr: (options.stderr ?? { write: () => true }) as unknown as NodeJS.WritableStream,
   });
   onTestFinished(async () => {
     await service.close();
