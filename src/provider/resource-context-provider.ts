@@ -484,7 +484,8 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
       skill
         ? {
             limits: access.limits,
-            verify: (read) => verifySkillFile(attachment.server, skill, read, attachment.uri),
+            verify: (read) =>
+              verifySkillFile(attachment.server, skill, read, attachment.uri, this.#skillLimits),
           }
         : // The decision itself carries the limits (the policy builds it once per grant).
           access,

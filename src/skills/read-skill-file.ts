@@ -23,9 +23,10 @@ export async function readSkillFile(
     typeof request.skill === 'string'
       ? await servers.getSkill(request.server, request.skill, callOptions)
       : request.skill;
-  checkSkillEntry(request.server, skill, skillLimitsSchema.parse(limits ?? {}));
+  const resolvedLimits = skillLimitsSchema.parse(limits ?? {});
+  checkSkillEntry(request.server, skill, resolvedLimits);
   listedSkillFile(request.server, skill, request.file);
   const read = await servers.readResource(request.server, request.file, callOptions);
-  verifySkillFile(request.server, skill, read, request.file);
+  verifySkillFile(request.server, skill, read, request.file, resolvedLimits);
   return read;
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { ContextError } from '../errors.js';
 import type { Skill, SkillResource } from '../mcp/skill-schemas.js';
-import { parseFrontmatter } from './parse-frontmatter.js';
+import { type FrontmatterLimits, parseFrontmatter } from './parse-frontmatter.js';
 
 /** A read as verification takes it: the contents, and whether a byte cap cut them. */
 export interface ReadToVerify {
@@ -17,10 +17,17 @@ export interface ReadToVerify {
  * Verifies a file read for a skill against the entry the host holds (skills extension,
  * "Integrity and Verification"): the file must be listed in the manifest, its raw bytes must have
  * the listed size and sha256 digest, and for the `SKILL.md` its frontmatter must equal the
- * entry's field by field. Any difference is SKILL_MISMATCH and the content must not be used.
+ * entry's field by field. Any difference is SKILL_MISMATCH and the content must not be used; a
+ * frontmatter over `limits` is LIMIT_EXCEEDED, before its YAML is parsed.
  * (A match proves consistency with the entry, not trustworthiness: the content stays data.)
  */
-export function verifySkillFile(server: string, skill: Skill, read: ReadToVerify, fileUri: string): void {
+export function verifySkillFile(
+  server: string,
+  skill: Skill,
+  read: ReadToVerify,
+  fileUri: string,
+  limits: FrontmatterLimits,
+): void {
   const listed = listedSkillFile(server, skill, fileUri);
   const fail = (reason: string) => mismatch(server, skill, fileUri, reason);
   if (read.truncation !== undefined)
@@ -34,7 +41,7 @@ export function verifySkillFile(server: string, skill: Skill, read: ReadToVerify
   const digest = `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
   if (digest !== listed.digest) throw fail(`${fileUri} does not match its manifest digest`);
   if (fileUri === skill.uri) {
-    const frontmatter = parseFrontmatter(bytes.toString('utf8'));
+    const frontmatter = parseFrontmatter(bytes.toString('utf8'), limits, { server, uri: fileUri });
     if (!isDeepStrictEqual(frontmatter, skill.frontmatter)) {
       throw fail('its SKILL.md frontmatter differs from the entry the server published');
     }
