@@ -9,16 +9,16 @@ const uri = 'skill://bulky/SKILL.md';
 
 /**
  * A skill whose SKILL.md frontmatter holds `extra` keys beside its name and description; the entry
- * claims the same. `valueOf` gives each key's YAML source and the value it parses to.
+ * claims the same. `keyValue` gives each key's YAML source and the value it parses to.
  */
 function bulkySkill(
   extra: number,
-  valueOf: (index: number) => readonly [string, string] = () => ['v', 'v'],
+  keyValue: (index: number) => readonly [string, string] = () => ['v', 'v'],
 ): FixtureSkill {
   const frontmatter: FixtureSkill['frontmatter'] = { name: 'bulky', description: 'Many keys' };
   const lines = ['---', 'name: bulky', 'description: Many keys'];
   for (let index = 0; index < extra; index++) {
-    const [source, value] = valueOf(index);
+    const [source, value] = keyValue(index);
     frontmatter[`key${index}`] = value;
     lines.push(`key${index}: ${source}`);
   }
