@@ -9,6 +9,7 @@ import type {
 } from '../types.js';
 import type { Writable } from '../writable.js';
 import { resolveTargetUri } from './resolve-target-uri.js';
+import { unreadableErrorOf } from './unreadable-pins.js';
 
 /** One (server, uri) a turn will try to inject, after templates are expanded and duplicates merged. */
 export interface ResolvedAttachment {
@@ -176,6 +177,9 @@ function toCandidate(
   if (attachment.ignoreAudience) candidate.ignoreAudience = true;
   if (attachment.skill) candidate.skill = true;
   try {
+    // A pin its store could not read wholly is that pin's failure, never a guess at its target.
+    const unreadable = unreadableErrorOf(attachment);
+    if (unreadable) throw unreadable;
     candidate.uri = resolveTargetUri(attachment);
   } catch (error) {
     if (!ContextError.isInstance(error)) throw error;

@@ -1,5 +1,6 @@
 import { ContextError } from '../errors.js';
 import type { Attachment } from '../types.js';
+import { markUnreadable } from './unreadable-pins.js';
 
 /** One row of `mcp_context_pins` (see sqlite-migrations.ts). */
 export interface PinRow {
@@ -38,15 +39,20 @@ export function toPinRow(attachment: Attachment, targetUri: string): PinRow {
   };
 }
 
-/** The stored pin, shaped exactly as `pin()` returned it (absent options stay absent). */
+/**
+ * The stored pin, shaped exactly as `pin()` returned it (absent options stay absent). A template
+ * row whose arguments cannot be read is listed with none, marked unreadable: a turn traces it as
+ * STORE_CORRUPT and injects the other pins.
+ */
 export function toAttachment(row: PinRow, path: string): Attachment {
   const scope =
     row.scope_kind === 'pipeline' ? { pipelineId: row.scope_id } : { conversationId: row.scope_id };
+  const parsed = row.template !== null ? parseArguments(row, path) : undefined;
   const target =
     row.template !== null
-      ? { template: row.template, arguments: parseArguments(row, path) }
+      ? { template: row.template, arguments: parsed instanceof ContextError ? {} : (parsed ?? {}) }
       : { uri: row.uri ?? '' };
-  return {
+  const attachment = {
     server: row.server,
     ...target,
     ...(row.priority !== null && { priority: row.priority }),
@@ -57,11 +63,12 @@ export function toAttachment(row: PinRow, path: string): Attachment {
     id: row.id,
     addedAt: row.added_at,
   } as Attachment;
+  return parsed instanceof ContextError ? markUnreadable(attachment, parsed) : attachment;
 }
 
 // --- Internal helpers ---
 
-function parseArguments(row: PinRow, path: string): Record<string, string | string[]> {
+function parseArguments(row: PinRow, path: string): Record<string, string | string[]> | ContextError {
   try {
     const value: unknown = JSON.parse(row.arguments_json ?? '{}');
     if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
@@ -70,7 +77,7 @@ function parseArguments(row: PinRow, path: string): Record<string, string | stri
   } catch {
     // Reported below, with the pin's id.
   }
-  throw new ContextError('STORE_CORRUPT', `${path}: pin ${row.id} has unreadable template arguments`, {
+  return new ContextError('STORE_CORRUPT', `${path}: pin ${row.id} has unreadable template arguments`, {
     field: 'arguments_json',
     value: row.id,
   });

@@ -551,6 +551,83 @@ interface StoreCase {
   readonly run: (directory: string) => Promise<void>;
 }
 
+/** A resource of the faulty server that a pin is pointed at behind the store's back. */
+const movedUri = 'fault://moved';
+const movedText = 'the content the pin was pointed at';
+
+interface BehindTheStoreCase {
+  readonly write: string;
+  readonly act: (behind: PinsBehindTheStore, faultyPin: string) => Promise<void>;
+  /** The next turn's entries: server, uri, status, error code. */
+  readonly expected: readonly (readonly [string, string, TraceStatus, string | undefined])[];
+  readonly shows: readonly string[];
+  readonly hides: readonly string[];
+}
+
+function behindTheStoreCases(): BehindTheStoreCase[] {
+  const row = { scopeKind: 'pipeline', scopeId: 'support', server: 'faulty' } as const;
+  const healthy = ['healthy', healthyUri, 'injected', undefined] as const;
+  return [
+    {
+      write: "an INSERT (an older replica's SQL)",
+      act: (behind) => behind.insert({ ...row, id: 'inserted-behind', uri: movedUri }),
+      expected: [
+        healthy,
+        ['faulty', okUri, 'injected', undefined],
+        ['faulty', movedUri, 'injected', undefined],
+      ],
+      shows: [healthyText, okText, movedText],
+      hides: [],
+    },
+    {
+      write: 'an INSERT under session_replication_role = replica',
+      act: (behind) => behind.insertAsReplica({ ...row, id: 'replicated-behind', uri: movedUri }),
+      expected: [
+        healthy,
+        ['faulty', okUri, 'injected', undefined],
+        ['faulty', movedUri, 'injected', undefined],
+      ],
+      shows: [healthyText, okText, movedText],
+      hides: [],
+    },
+    {
+      write: 'an UPDATE pointing a pin at another URI',
+      act: (behind, faultyPin) => behind.updateUri(faultyPin, movedUri),
+      expected: [healthy, ['faulty', movedUri, 'injected', undefined]],
+      shows: [healthyText, movedText],
+      hides: [okText],
+    },
+    {
+      write: 'an INSERT of a row whose URI has no scheme',
+      act: (behind) => behind.insert({ ...row, id: 'no-scheme', uri: 'no scheme' }),
+      expected: [
+        healthy,
+        ['faulty', okUri, 'injected', undefined],
+        ['faulty', 'no scheme', 'error', 'INVALID_URI'],
+      ],
+      shows: [healthyText, okText],
+      hides: [],
+    },
+    {
+      write: 'an INSERT of a template row whose arguments are not JSON',
+      act: (behind) =>
+        behind.insert({
+          ...row,
+          id: 'unreadable-arguments',
+          uri: movedUri,
+          template: { template: 'fault://{name}', argumentsJson: '{"name": "moved"' },
+        }),
+      expected: [
+        healthy,
+        ['faulty', okUri, 'injected', undefined],
+        ['faulty', 'fault://{name}', 'error', 'STORE_CORRUPT'],
+      ],
+      shows: [healthyText, okText],
+      hides: [movedText],
+    },
+  ];
+}
+
 const storeCases: StoreCase[] = [
   {
     name: 'pins in SQLite whose server hangs: the turn is bounded, the other pin injected, the store intact',
@@ -597,6 +674,45 @@ const storeCases: StoreCase[] = [
         await store.pin({ scope: { pipelineId: 'support' }, server: 'faulty', uri: okUri });
         const second = await world.provider.provide({ pipelineId: 'support' });
         expect(entryOf(second, 'faulty', okUri).status).toBe('injected');
+      } finally {
+        await world.close();
+        store.close();
+      }
+    },
+  },
+  {
+    name: 'a SQLite row whose template arguments are not JSON fails its own entry as STORE_CORRUPT; the other pins are injected',
+    run: async (directory) => {
+      const path = join(directory, 'pins.sqlite');
+      const store = new SqliteAttachmentStore(path);
+      const world = await startFaultWorld({ transport: 'memory', server: {}, attachments: store });
+      try {
+        const scope = { pipelineId: 'support' };
+        await store.pin({ scope, server: 'healthy', uri: healthyUri });
+        const templated = await store.pin({
+          scope,
+          server: 'faulty',
+          template: 'fault://{name}',
+          arguments: { name: 'ok' },
+        });
+        // Another process (an operator's sqlite3, a restore) writes the row behind the store's back.
+        const { default: Database } = (await import('better-sqlite3')) as unknown as {
+          default: typeof import('better-sqlite3');
+        };
+        const behind = new Database(path);
+        behind
+          .prepare('UPDATE mcp_context_pins SET arguments_json = ? WHERE id = ?')
+          .run('{"name":', templated.id);
+        behind.close();
+        const result = await world.provider.provide(scope);
+        expect(
+          result.trace.entries.map((entry) => [entry.server, entry.uri, entry.status, entry.error?.code]),
+        ).toEqual([
+          ['healthy', healthyUri, 'injected', undefined],
+          ['faulty', 'fault://{name}', 'error', 'STORE_CORRUPT'],
+        ]);
+        expect(renderedText(result)).toContain(healthyText);
+        expect(renderedText(result)).not.toContain(okText);
       } finally {
         await world.close();
         store.close();
@@ -670,6 +786,44 @@ const storeCases: StoreCase[] = [
           expect(after.trace.entries.map((entry) => entry.server)).toEqual(left);
           expect(renderedText(after)).not.toContain(okText);
           expect(renderedText(after).includes(healthyText)).toBe(left.includes('healthy'));
+        } finally {
+          await world.close();
+          await store.close();
+        }
+      },
+    }),
+  ),
+  // Pins written behind a PostgreSQL store's back (pinsBehindTheStore: psql, an apply worker, an
+  // older replica's SQL): the next turn injects what the rows now say, and a row this library
+  // would never write fails its own entry, typed, while the rest of the turn is injected.
+  ...behindTheStoreCases().map(
+    ({ write, act, expected, shows, hides }): StoreCase => ({
+      name: `pins in PostgreSQL changed by ${write}: the next turn follows the rows`,
+      run: async () => {
+        const schema = await freshSchema();
+        const store = await PostgresAttachmentStore.open({ connectionString: testDatabaseUrl, schema });
+        const world = await startFaultWorld({
+          transport: 'memory',
+          server: { resources: { [movedUri]: { kind: 'text', text: movedText } } },
+          attachments: store,
+        });
+        try {
+          const scope = { pipelineId: 'support' };
+          await store.pin({ scope, server: 'healthy', uri: healthyUri });
+          const faultyPin = await store.pin({ scope, server: 'faulty', uri: okUri });
+          const before = await world.provider.provide(scope);
+          expect(before.trace.entries.map((entry) => [entry.server, entry.status])).toEqual([
+            ['healthy', 'injected'],
+            ['faulty', 'injected'],
+          ]);
+
+          await act(pinsBehindTheStore(schema), faultyPin.id);
+          const after = await world.provider.provide(scope);
+          expect(
+            after.trace.entries.map((entry) => [entry.server, entry.uri, entry.status, entry.error?.code]),
+          ).toEqual(expected);
+          for (const text of shows) expect(renderedText(after)).toContain(text);
+          for (const text of hides) expect(renderedText(after)).not.toContain(text);
         } finally {
           await world.close();
           await store.close();

@@ -14,6 +14,11 @@ export interface RawPin {
   readonly server: string;
   readonly uri: string;
   readonly maxTokens?: number;
+  /**
+   * A template pin's columns as the row holds them, `uri` then its expansion (target_uri): an
+   * older or foreign writer's row need not be one this library would write.
+   */
+  readonly template?: { readonly template: string; readonly argumentsJson: string };
 }
 
 /**
@@ -32,6 +37,10 @@ export interface PinsBehindTheStore {
   updateMaxTokens(id: string, maxTokens: number): Promise<void>;
   /** An INSERT of a pin row, as an older replica's SQL would. */
   insert(pin: RawPin): Promise<void>;
+  /** The same INSERT under `session_replication_role = replica`, as a logical-replication apply worker writes. */
+  insertAsReplica(pin: RawPin): Promise<void>;
+  /** Points one pin at another URI (`uri` and `target_uri`), as an operator's UPDATE would. */
+  updateUri(id: string, uri: string): Promise<void>;
 }
 
 export function pinsBehindTheStore(schema: string): PinsBehindTheStore {
@@ -55,22 +64,16 @@ export function pinsBehindTheStore(schema: string): PinsBehindTheStore {
       ]),
     updateMaxTokens: (id, maxTokens) =>
       inOneSession([[`UPDATE ${pins} SET max_tokens = $2 WHERE id = $1`, [id, maxTokens]]]),
-    insert: (pin) =>
+    insert: (pin) => inOneSession([insertRow(pins, pin)]),
+    insertAsReplica: (pin) =>
       inOneSession([
-        [
-          `INSERT INTO ${pins} (id, scope_kind, scope_id, server, target_uri, uri, max_tokens, added_at)
-           VALUES ($1, $2, $3, $4, $5, $5, $6, $7)`,
-          [
-            pin.id,
-            pin.scopeKind,
-            pin.scopeId,
-            pin.server,
-            pin.uri,
-            pin.maxTokens ?? null,
-            new Date().toISOString(),
-          ],
-        ],
+        ['BEGIN'],
+        ['SET LOCAL session_replication_role = replica'],
+        insertRow(pins, pin),
+        ['COMMIT'],
       ]),
+    updateUri: (id, uri) =>
+      inOneSession([[`UPDATE ${pins} SET uri = $2, target_uri = $2 WHERE id = $1`, [id, uri]]]),
   };
 }
 
@@ -93,6 +96,25 @@ export async function createSchemaAtVersion(schema: string, version: number): Pr
 // --- Internal helpers ---
 
 type Statement = readonly [text: string, values?: readonly unknown[]];
+
+function insertRow(pins: string, pin: RawPin): Statement {
+  return [
+    `INSERT INTO ${pins} (id, scope_kind, scope_id, server, target_uri, uri, template, arguments_json, max_tokens, added_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+    [
+      pin.id,
+      pin.scopeKind,
+      pin.scopeId,
+      pin.server,
+      pin.uri,
+      pin.template ? null : pin.uri,
+      pin.template?.template ?? null,
+      pin.template?.argumentsJson ?? null,
+      pin.maxTokens ?? null,
+      new Date().toISOString(),
+    ],
+  ];
+}
 
 async function inOneSession(statements: readonly Statement[]): Promise<void> {
   const client = new pg.Client({ connectionString: testDatabaseUrl, connectionTimeoutMillis: 5_000 });
