@@ -12,12 +12,123 @@ import { type Vocabulary, vocabularyOf } from './vocabulary-of.js';
 export function bytePairEncode(encoding: TokenizerEncoding, piece: string): Uint32Array {
   const vocabulary = vocabularyOf(encoding);
   const bytes = isAscii(piece) ? piece : Buffer.from(piece, 'utf8').toString('latin1');
-  const whole = vocabulary.rankOf(bytes);
+  // No token is longer than 128 bytes (o200k_base and cl100k_base alike).
+  const whole = bytes.length <= maxTokenBytes ? vocabulary.rankOf(bytes) : undefined;
   if (whole !== undefined) return Uint32Array.of(whole);
-  return bytes.length <= shortPieceBytes ? mergeShort(vocabulary, bytes) : mergeLong(vocabulary, bytes);
+  if (bytes.length <= shortPieceBytes) return mergeShort(vocabulary, bytes);
+  if (bytes.length <= stitchedFromBytes) return mergeLong(vocabulary, bytes);
+  return mergeStitched(encoding, vocabulary, bytes);
 }
 
+/** The most bytes one token of o200k_base or cl100k_base stands for. */
+export const maxTokenBytes = 128;
+
 // --- Internal helpers ---
+
+// Pieces longer than this are merged window by window (mergeStitched).
+const stitchedFromBytes = 8192;
+const stitchWindowBytes = 4096;
+// The window's token that the next window must start with lies about this far before its end:
+// far enough that what follows the window has not changed it (merges reach a few tokens at most).
+const stitchMarginBytes = 512;
+
+/**
+ * The merges of a long piece, exactly, one window of bytes at a time: the tokens of a window are
+ * those of the whole piece up to a token `t` that the next window, started where `t` starts, also
+ * starts with. That is the BPE property (github/rust-gems `bpe`, corollaries II and III): a
+ * valid encoding cut at a token is valid on both sides (no merge crossed the cut), and two valid
+ * encodings that overlap in one shared token join into the valid encoding of their union (a merge
+ * across either end of `t` would have been made in one of the two). Windows the check refuses are
+ * retried with another token, then with a window twice as long; the last resort is the whole rest
+ * at once, so the result is always tiktoken's. Runs of one character repeat their windows, which
+ * are merged once each (a 5 MB run of one letter costs milliseconds, not the seconds of one heap).
+ */
+function mergeStitched(encoding: TokenizerEncoding, vocabulary: Vocabulary, bytes: string): Uint32Array {
+  const parts: Uint32Array[] = [];
+  let start = 0;
+  let size = stitchWindowBytes;
+  let window = mergeWindow(encoding, vocabulary, bytes, start, size);
+  while (start + size < bytes.length) {
+    const next = nextWindow(encoding, vocabulary, bytes, start, size, window);
+    if (next === undefined) {
+      size *= 2;
+      window = mergeWindow(encoding, vocabulary, bytes, start, size);
+      continue;
+    }
+    parts.push(window.tokens.subarray(0, next.kept));
+    start = next.start;
+    window = next.window;
+    size = stitchWindowBytes;
+  }
+  parts.push(window.tokens);
+  let length = 0;
+  for (const part of parts) length += part.length;
+  const tokens = new Uint32Array(length);
+  let offset = 0;
+  for (const part of parts) {
+    tokens.set(part, offset);
+    offset += part.length;
+  }
+  return tokens;
+}
+
+interface MergedWindow {
+  readonly tokens: Uint32Array;
+  /** Where each token starts, in bytes from the window's start. */
+  readonly starts: Int32Array;
+}
+
+/**
+ * The window after `window` (of `size` bytes at `start`): it starts at a token of `window` near
+ * the window's end and begins with that very token. Undefined when no such token is found.
+ */
+function nextWindow(
+  encoding: TokenizerEncoding,
+  vocabulary: Vocabulary,
+  bytes: string,
+  start: number,
+  size: number,
+  window: MergedWindow,
+): { kept: number; start: number; window: MergedWindow } | undefined {
+  const { tokens, starts } = window;
+  // The token at the margin, then the ones before it, as far back as the window's middle.
+  let index = tokens.length - 1;
+  while (index > 0 && (starts[index] as number) > size - stitchMarginBytes) index--;
+  for (let tries = 0; tries < 4 && index > 0 && (starts[index] as number) >= size / 2; tries++, index--) {
+    const nextStart = start + (starts[index] as number);
+    const next = mergeWindow(encoding, vocabulary, bytes, nextStart, size);
+    if (next.tokens[0] === tokens[index]) return { kept: index, start: nextStart, window: next };
+  }
+  return undefined;
+}
+
+// Windows merged lately, by their bytes: a run of one character repeats them.
+const windowCache = new Map<string, MergedWindow>();
+const windowCacheEntries = 32;
+
+function mergeWindow(
+  encoding: TokenizerEncoding,
+  vocabulary: Vocabulary,
+  bytes: string,
+  start: number,
+  size: number,
+): MergedWindow {
+  const text = bytes.slice(start, start + size);
+  const key = `${encoding}:${text}`;
+  const known = windowCache.get(key);
+  if (known) return known;
+  const tokens = mergeLong(vocabulary, text);
+  const starts = new Int32Array(tokens.length);
+  let offset = 0;
+  for (let index = 0; index < tokens.length; index++) {
+    starts[index] = offset;
+    offset += vocabulary.byteLength(tokens[index] as number) ?? 0;
+  }
+  const merged = { tokens, starts };
+  if (windowCache.size >= windowCacheEntries) windowCache.delete(windowCache.keys().next().value as string);
+  windowCache.set(key, merged);
+  return merged;
+}
 
 /** ASCII text is its own byte string (one latin1 character per byte). */
 function isAscii(text: string): boolean {

@@ -1,6 +1,6 @@
 import { bytePairEncode } from './byte-pair-encode.js';
 import type { TokenizerEncoding } from './encoding-for-model.js';
-import { preTokenizePattern } from './pre-tokenize-pattern.js';
+import { PieceScanner } from './scan-pieces.js';
 import { vocabularyOf } from './vocabulary-of.js';
 
 /** Pieces whose tokens an encoder keeps by default (a few MB at most). */
@@ -15,14 +15,14 @@ const keptPieceChars = 256;
 const keptBufferTokens = 65_536;
 
 /**
- * tiktoken's `encode_ordinary` in JavaScript, token for token: the pre-tokenizer's pieces (V8's
- * regex finds them several times faster than tiktoken's WASM), each piece's tokens kept by its
+ * tiktoken's `encode_ordinary` in JavaScript, token for token: the pre-tokenizer's pieces (found
+ * by PieceScanner, linear however long a piece runs), each piece's tokens kept by its
  * text (text repeats its words, so most pieces are met before), and the others byte-pair
  * encoded as tiktoken merges them. Linear in the longest piece. Exact only where the pattern is
  * tiktoken's (`patternIsTiktokens`); the caller checks that.
  */
 export class OrdinaryEncoder {
-  private readonly pieces: RegExp;
+  private readonly scanner: PieceScanner;
   // A piece's one token, or its tokens when it has several.
   private readonly known = new Map<string, number | Uint32Array>();
   private tokens = new Uint32Array(4096);
@@ -33,7 +33,7 @@ export class OrdinaryEncoder {
   ) {
     // Loaded now, so a tokenizer's creation pays for it, not its first count (a turn).
     vocabularyOf(encoding);
-    this.pieces = preTokenizePattern(encoding);
+    this.scanner = new PieceScanner(encoding);
   }
 
   /** How many pieces' tokens are kept now. */
@@ -42,15 +42,11 @@ export class OrdinaryEncoder {
   }
 
   encode(text: string): Uint32Array {
-    const { pieces, known } = this;
+    const { scanner, known } = this;
     let tokens = this.tokens;
     let count = 0;
     for (let start = 0; start < text.length; ) {
-      pieces.lastIndex = start;
-      // The pattern matches at every position: any character is a letter, a digit, whitespace
-      // or, failing those, punctuation.
-      if (!pieces.test(text)) throw new Error(`no pre-tokenizer piece at character ${start}`);
-      const end = pieces.lastIndex;
+      const end = scanner.pieceEnd(text, start);
       const piece = text.slice(start, end);
       let value = known.get(piece);
       if (value === undefined) {

@@ -1,3 +1,15 @@
+import {
+  bitsOf,
+  codePointAt,
+  codePointBefore,
+  letterBit,
+  letterish,
+  newlineBit,
+  numberBit,
+  punctBit,
+  spaceBit,
+} from './piece-classes.js';
+
 /**
  * Where text can be cut into pieces that tokenize exactly like the whole.
  *
@@ -53,7 +65,52 @@ export function firstSafeBoundary(text: string, from: number, to: number): numbe
   return -1;
 }
 
+/**
+ * The last hard boundary in `(from, to]`, -1 when there is none: a piece boundary the two code
+ * points around it make, whatever surrounds them. Scans backwards from `to`, never before `from`.
+ * They cut text that has no safe boundary (base64, minified JSON, CJK with punctuation) without
+ * walking its pieces:
+ * - between a number and anything else, either way round: numbers make pieces of their own
+ *   (`\p{N}{1,3}`), and no other piece takes one;
+ * - after a letter followed by what is neither a letter, a mark nor `'`: a letter piece goes on
+ *   only with letters and marks (or a contraction, which starts with `'`), no other piece takes a
+ *   letter, and a letter piece's one leading character is never a letter;
+ * - after punctuation followed by whitespace that is no newline: a punctuation piece goes on only
+ *   with punctuation and newlines (o200k: and `/`), and a letter piece only with letters and marks.
+ * They are boundaries for counting only: cuts prefer the safe boundaries above, which also end
+ * lines and words.
+ */
+export function lastHardBoundary(text: string, from: number, to: number): number {
+  if (to >= text.length) return text.length;
+  for (let index = to; index > Math.max(0, from); index--) if (isHardBoundary(text, index)) return index;
+  return -1;
+}
+
+/** The first hard boundary (see lastHardBoundary) in `[from, to)`; -1 when there is none. */
+export function firstHardBoundary(text: string, from: number, to: number): number {
+  if (from <= 0) return 0;
+  for (let index = from; index < Math.min(to, text.length); index++)
+    if (isHardBoundary(text, index)) return index;
+  return -1;
+}
+
 // --- Internal helpers ---
+
+function isHardBoundary(text: string, index: number): boolean {
+  const unit = text.charCodeAt(index);
+  // Never between the halves of a pair.
+  if (unit >= 0xdc00 && unit <= 0xdfff) {
+    const high = text.charCodeAt(index - 1);
+    if (high >= 0xd800 && high <= 0xdbff) return false;
+  }
+  const before = bitsOf(codePointBefore(text, index));
+  const after = bitsOf(codePointAt(text, index));
+  if ((before & numberBit) !== (after & numberBit)) return true;
+  if ((before & letterBit) !== 0) return (after & letterish) === 0 && unit !== apostrophe;
+  return (before & punctBit) !== 0 && (after & spaceBit) !== 0 && (after & newlineBit) === 0;
+}
+
+const apostrophe = 0x27;
 
 const newline = 0x0a;
 const space = 0x20;

@@ -51,11 +51,19 @@ const newlyAssigned = `[${unicode17.map(([from, to]) => (from === to ? hex(from)
 const known = (properties: string) => `[[${properties}]--${newlyAssigned}]`;
 const letter = known('\\p{L}');
 const number = known('\\p{N}');
+const upper = known('\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}');
+const lower = known('\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}');
+
+/**
+ * The character classes the patterns are made of, as `v`-mode class sources, tiktoken's tables
+ * as above: scan-pieces.ts sorts code points by them, so its pieces are this pattern's.
+ */
+export const pieceClasses = { letter, number, upper, lower } as const;
 
 const patterns: Record<TokenizerEncoding, string> = {
   o200k_base: [
-    `[^\\r\\n${letter}${number}]?${known('\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}')}*${known('\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}')}+${contractions}?`,
-    `[^\\r\\n${letter}${number}]?${known('\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}')}+${known('\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}')}*${contractions}?`,
+    `[^\\r\\n${letter}${number}]?${upper}*${lower}+${contractions}?`,
+    `[^\\r\\n${letter}${number}]?${upper}+${lower}*${contractions}?`,
     `${number}{1,3}`,
     ` ?[^${space}${letter}${number}]+[\\r\\n\\/]*`,
     `${space}*[\\r\\n]+`,

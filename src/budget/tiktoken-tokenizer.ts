@@ -10,7 +10,8 @@ import { encodeGuarded, type PieceEncoder } from './encode-guarded.js';
 import { defaultPieceEntries, OrdinaryEncoder } from './encode-ordinary.js';
 import { encodingForModel, type TokenizerEncoding } from './encoding-for-model.js';
 import { isSafeBoundary } from './find-safe-boundary.js';
-import { patternIsTiktokens, preTokenizePattern } from './pre-tokenize-pattern.js';
+import { patternIsTiktokens } from './pre-tokenize-pattern.js';
+import { PieceScanner } from './scan-pieces.js';
 import type { Tokenizer } from './tokenizer.js';
 import { vocabularyOf } from './vocabulary-of.js';
 
@@ -75,7 +76,7 @@ export function createTiktokenTokenizer(
   const pieceEncoder: PieceEncoder = {
     ordinary: backend.ordinary,
     linear: backend.linear,
-    pieces: preTokenizePattern(encoding),
+    scanner: new PieceScanner(encoding),
     longPiece: (piece) => bytePairEncode(encoding, piece),
   };
   const countEntries = options.countCacheEntries ?? 10_000;

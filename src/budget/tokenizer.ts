@@ -45,4 +45,11 @@ export interface BoundedEncoding {
   readonly complete: boolean;
   /** The exact count of the whole text, when the tokenizer already knows it (a cached count). */
   readonly knownCount?: number;
+  /**
+   * True when the encoding stopped inside a pre-tokenizer piece longer than the limit could need
+   * (a run of one letter, CJK or emoji without a break): `tokens` are then those of
+   * `text.slice(start, end)` on its own, what a cut there shows, not the whole text's first (or
+   * last) tokens; nothing goes on from it, and the whole count stays unknown.
+   */
+  readonly standalone?: true;
 }

@@ -3,9 +3,10 @@ import { get_encoding } from 'tiktoken';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bytePairEncode } from '../../src/budget/byte-pair-encode.js';
 import { chunkChars, encodeChunked } from '../../src/budget/count-tokens-chunked.js';
-import { encodeGuarded, longRunChars, type PieceEncoder } from '../../src/budget/encode-guarded.js';
+import { encodeGuarded, type PieceEncoder } from '../../src/budget/encode-guarded.js';
 import { isSafeBoundary } from '../../src/budget/find-safe-boundary.js';
 import { preTokenizePattern } from '../../src/budget/pre-tokenize-pattern.js';
+import { longRunChars, PieceScanner } from '../../src/budget/scan-pieces.js';
 
 const encoder = get_encoding('o200k_base');
 afterAll(() => encoder.free());
@@ -17,7 +18,7 @@ function pieceEncoder(seen: string[] = []): PieceEncoder {
       seen.push(text);
       return encoder.encode_ordinary(text);
     },
-    pieces: preTokenizePattern('o200k_base'),
+    scanner: new PieceScanner('o200k_base'),
     longPiece: (piece) => bytePairEncode('o200k_base', piece),
   };
 }
@@ -327,46 +328,26 @@ describe('encodeChunked without safe boundaries', () => {
     }
   });
 
-  it('from the end, walks text without safe boundaries from its start once, whatever the chunks and calls', async () => {
-    // 300 KB of base64: no newline, no space, so every chunk's start is found by walking pieces.
+  it('from the end, cuts base64 at its digits and letters, walking no piece and never from its start', async () => {
+    // 300 KB of base64: no newline, no space, but a digit next to a letter every few characters.
     const base64 = Buffer.from(
       Array.from({ length: 225_000 }, (_, index) => (index * 2654435761) & 255),
     ).toString('base64');
-    let walks = 0;
-    const pattern = preTokenizePattern('o200k_base');
-    class CountingPattern extends RegExp {
-      override exec(text: string) {
-        walks++;
-        return super.exec(text);
+    let scanned = 0;
+    class CountingScanner extends PieceScanner {
+      override pieceEnd(text: string, at: number, limit?: number) {
+        scanned++;
+        return super.pieceEnd(text, at, limit);
       }
     }
-    const counting: PieceEncoder = {
-      ...encodePiece,
-      pieces: new CountingPattern(pattern.source, pattern.flags),
-    };
-    const pieces = base64.length / 3;
-    const walked: number[] = [];
-    const first = await encodeChunked(base64, counting, {
-      fromEnd: true,
-      limitTokens: 60_000,
-      keepTokens: true,
-      walked,
-    });
-    expect([...first.tokens]).toEqual([...encoder.encode_ordinary(base64.slice(first.start))]);
-    // Several chunks (16,384 characters each at most), one walk over the text before them.
-    expect(base64.length - first.start).toBeGreaterThan(3 * chunkChars);
-    const firstWalks = walks;
-    expect(firstWalks).toBeLessThan(1.5 * pieces);
-    // The same text cut again from its end, to another limit: the walks' marks are reused.
-    walks = 0;
-    const again = await encodeChunked(base64, counting, {
-      fromEnd: true,
-      limitTokens: 80_000,
-      keepTokens: true,
-      walked,
-    });
-    expect([...again.tokens]).toEqual([...encoder.encode_ordinary(base64.slice(again.start))]);
-    expect(walks).toBeLessThan(firstWalks / 5);
+    const counting: PieceEncoder = { ...encodePiece, scanner: new CountingScanner('o200k_base') };
+    for (const limitTokens of [60_000, 80_000]) {
+      const tail = await encodeChunked(base64, counting, { fromEnd: true, limitTokens, keepTokens: true });
+      expect(tail.standalone).toBeUndefined();
+      expect([...tail.tokens]).toEqual([...encoder.encode_ordinary(base64.slice(tail.start))]);
+      expect(base64.length - tail.start).toBeGreaterThan(3 * chunkChars);
+    }
+    expect(scanned).toBe(0);
   });
 
   it('goes on from where a limited count stopped, token for token as one count to the higher limit', async () => {

@@ -5,6 +5,7 @@ import { OrdinaryEncoder } from '../../src/budget/encode-ordinary.js';
 import type { TokenizerEncoding } from '../../src/budget/encoding-for-model.js';
 import { patternIsTiktokens } from '../../src/budget/pre-tokenize-pattern.js';
 import { fuzzParameters } from '../support/fuzz-parameters.js';
+import { preTokenizerAtoms as atoms } from '../support/pre-tokenizer-atoms.js';
 
 const encodings: TokenizerEncoding[] = ['o200k_base', 'cl100k_base'];
 const references = new Map(encodings.map((encoding) => [encoding, get_encoding(encoding)]));
@@ -13,77 +14,6 @@ afterAll(() => {
 });
 const tiktokenOf = (encoding: TokenizerEncoding, text: string) => [
   ...(references.get(encoding)?.encode_ordinary(text) ?? []),
-];
-
-// Text where the pre-tokenizer's alternatives meet: contractions (`'ſ` folds to `'s` in Rust),
-// case changes, digit runs, every kind of whitespace (U+0085, U+00A0, U+3000, U+FEFF is not
-// one), `/` and newline tails, marks, CJK, emoji with joiners, special-token text, characters
-// only Unicode 17.0 assigned (tiktoken's tables are 16.0), and lone surrogates.
-const atoms = [
-  'a',
-  'B',
-  'é',
-  'ß',
-  'ǅ',
-  'ʰ',
-  "'",
-  "'s",
-  "'S",
-  "'ſ",
-  "'ll",
-  "'VE",
-  "'d",
-  'T',
-  'ſ',
-  'K',
-  '1',
-  '22',
-  '333',
-  '٣',
-  '½',
-  ' ',
-  '  ',
-  '\t',
-  '\n',
-  '\r\n',
-  '\n\n',
-  '\u0085',
-  '\u00a0',
-  '\u3000',
-  '\ufeff',
-  '/',
-  '//',
-  '\n/',
-  '.',
-  '...',
-  '()',
-  '{',
-  '}',
-  '=>',
-  '-',
-  '_',
-  '#',
-  '"',
-  '\u0301',
-  '日本',
-  '中文',
-  '한국어',
-  '🎉',
-  '👩‍👩‍👧‍👦',
-  '🚀',
-  '<|endoftext|>',
-  '<|fim_prefix|>',
-  '\u088f',
-  '\u1ad0',
-  '\ua7ce',
-  '\u{10940}',
-  '\u{323b0}',
-  '\ud800',
-  '\udfff',
-  'x'.repeat(70),
-  ' '.repeat(70),
-  '-'.repeat(90),
-  'ab'.repeat(40),
 ];
 
 describe('OrdinaryEncoder', () => {
