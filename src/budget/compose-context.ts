@@ -1,6 +1,8 @@
-import { assembleBody } from '../render/assemble-body.js';
+import type { ContextError } from '../errors.js';
+import { type AssembledBody, assembleBody } from '../render/assemble-body.js';
 import { contextPreamble } from '../render/frame-resource.js';
 import type { ContextBlock, OmittedContent } from '../types.js';
+import { budgetFailure } from './budget-failure.js';
 import type { ComposableAttachment, ComposeOptions } from './composable-attachment.js';
 import { fitRendering } from './fit-rendering.js';
 import { type BudgetDecision, decisionFor } from './plan-budget.js';
@@ -21,6 +23,8 @@ export interface ComposedAttachment {
   readonly omittedContents: readonly OmittedContent[];
   /** False when nothing in it is text or a part the model takes. */
   readonly injectable: boolean;
+  /** Set when assembling, counting or rendering it threw: it is left out, and the turn goes on. */
+  readonly failure?: ContextError;
 }
 
 export interface ComposedContext {
@@ -54,7 +58,8 @@ export async function composeContext(
   if (known && sameInputs(known, items, options.renderOrder))
     return { blocks: [...known.blocks], usedTokens: known.usedTokens, attachments: known.attachments };
   const composed = await composeAnew(items, tokenizer, options);
-  if (turnKey !== undefined) {
+  // A failure is not kept: the next turn tries again.
+  if (turnKey !== undefined && composed.attachments.every((attachment) => !attachment.failure)) {
     // One literal, every field in one order, arrays copied with their elements kind (slice, not
     // spread): every kept composition has one shape, and sameInputs stays optimized for it (a
     // spread copy of `composed` gave each provider's kept compositions a map of their own).
@@ -77,12 +82,21 @@ async function composeAnew(
   const maxTokens = Math.floor(options.maxTokens * (1 - (options.safetyMargin ?? 0)));
   const preambleTokens = await tokenizer.count(contextPreamble);
   const available = maxTokens - preambleTokens;
-  const bodies = items.map((item) => ({ item, body: assembleBody(item.sections, options.model) }));
-  const planned = await planShares(bodies, tokenizer, options, available);
+  // Each attachment's own throw (assembling, counting, rendering) is its failure, by its index.
+  const failures = new Map<number, ContextError>();
+  const bodies = items.map((item, index) => {
+    try {
+      return { item, body: assembleBody(item.sections, options.model) };
+    } catch (error) {
+      failures.set(index, budgetFailure(error, item));
+      return { item, body: emptyBody };
+    }
+  });
+  const planned = await planShares(bodies, tokenizer, options, available, failures);
   const context: FitContext = { tokenizer, options, maxTokens, preambleTokens };
 
   const fitted = await fitRendering(
-    () => evaluate(planned, context),
+    () => evaluate(planned, context, failures),
     (attempt) => {
       for (const over of attempt.rendered.filter(({ excess }) => excess > 0)) {
         over.attachment.decision = shrink(over.attachment, over.excess, options.minTokens);
@@ -94,19 +108,23 @@ async function composeAnew(
       return true;
     },
   );
-  if (!fitted) return omitAll(planned);
-  const final = await grow(fitted, planned, context);
+  if (!fitted) return omitAll(planned, failures);
+  const final = await grow(fitted, planned, context, failures);
   return {
     blocks: final.blocks,
     usedTokens: final.usedTokens,
-    attachments: final.rendered.map(({ attachment, tokens, decision }) => ({
-      decision,
-      tokens,
-      originalTokens: attachment.measure.originalTokens,
-      originalTokensEstimated: attachment.measure.estimated,
-      omittedContents: attachment.body.omittedContents,
-      injectable: attachment.body.injectable,
-    })),
+    attachments: final.rendered.map(({ attachment, tokens, decision }, index) => {
+      const failure = failures.get(index);
+      return {
+        decision,
+        tokens,
+        originalTokens: attachment.measure.originalTokens,
+        originalTokensEstimated: attachment.measure.estimated,
+        omittedContents: attachment.body.omittedContents,
+        injectable: attachment.body.injectable,
+        ...(failure && { failure }),
+      };
+    }),
   };
 }
 
@@ -138,12 +156,27 @@ interface Attempt {
   readonly rendered: readonly RenderedAttachment[];
 }
 
-/** Renders every attachment with its current decision and counts what that costs. */
-async function evaluate(attachments: readonly Fitting[], context: FitContext): Promise<Attempt> {
+/**
+ * Renders every attachment with its current decision and counts what that costs. One whose
+ * rendering throws is entered in `failures` and omitted from then on.
+ */
+async function evaluate(
+  attachments: readonly Fitting[],
+  context: FitContext,
+  failures: Map<number, ContextError>,
+): Promise<Attempt> {
   const rendered = await Promise.all(
-    attachments.map(async (attachment): Promise<RenderedAttachment> => {
-      const decision = attachment.decision;
-      const { block, tokens } = await renderCounted(attachment, decision, context);
+    attachments.map(async (attachment, index): Promise<RenderedAttachment> => {
+      let decision = attachment.decision;
+      let counted: Awaited<ReturnType<typeof renderCounted>>;
+      try {
+        counted = await renderCounted(attachment, decision, context);
+      } catch (error) {
+        failures.set(index, budgetFailure(error, attachment.item));
+        attachment.decision = decision = failedInRendering;
+        counted = { block: undefined, tokens: 0 };
+      }
+      const { block, tokens } = counted;
       const excess = tokens - (attachment.item.capTokens ?? Number.POSITIVE_INFINITY);
       return { attachment, decision, block, tokens, excess };
     }),
@@ -169,7 +202,12 @@ async function evaluate(attachments: readonly Fitting[], context: FitContext): P
  * shorter than its worst case): hand what is left to cut attachments that can use it, keeping
  * the result only when it still fits.
  */
-async function grow(fitted: Attempt, attachments: readonly Fitting[], context: FitContext): Promise<Attempt> {
+async function grow(
+  fitted: Attempt,
+  attachments: readonly Fitting[],
+  context: FitContext,
+  failures: Map<number, ContextError>,
+): Promise<Attempt> {
   let best = fitted;
   for (let round = 0; round < maxGrowRounds; round++) {
     const slack = context.maxTokens - best.usedTokens;
@@ -193,7 +231,7 @@ async function grow(fitted: Attempt, attachments: readonly Fitting[], context: F
       left -= extra;
     }
     if (left === slack) break;
-    const attempt = await evaluate(attachments, context);
+    const attempt = await evaluate(attachments, context, failures);
     if (!attempt.fits || attempt.usedTokens <= best.usedTokens) {
       for (const [index, attachment] of attachments.entries())
         attachment.decision = kept[index] ?? attachment.decision;
@@ -234,17 +272,37 @@ function shrink(attachment: PlannedAttachment, excess: number, minTokens: number
     : { fate: 'omitted', reason: 'the exact count of the rendered context left it too little room' };
 }
 
-function omitAll(attachments: readonly PlannedAttachment[]): ComposedContext {
+function omitAll(
+  attachments: readonly PlannedAttachment[],
+  failures: ReadonlyMap<number, ContextError>,
+): ComposedContext {
   return {
     blocks: [],
     usedTokens: 0,
-    attachments: attachments.map(({ measure, body }) => ({
-      decision: { fate: 'omitted', reason: 'the rendered context could not be fitted to the budget' },
-      tokens: 0,
-      originalTokens: measure.originalTokens,
-      originalTokensEstimated: measure.estimated,
-      omittedContents: body.omittedContents,
-      injectable: body.injectable,
-    })),
+    attachments: attachments.map(({ measure, body }, index) => {
+      const failure = failures.get(index);
+      return {
+        decision: failure
+          ? failedInRendering
+          : { fate: 'omitted', reason: 'the rendered context could not be fitted to the budget' },
+        tokens: 0,
+        originalTokens: measure.originalTokens,
+        originalTokensEstimated: measure.estimated,
+        omittedContents: body.omittedContents,
+        injectable: body.injectable,
+        ...(failure && { failure }),
+      };
+    }),
   };
 }
+
+const failedInRendering: BudgetDecision = { fate: 'omitted', reason: 'its content could not be rendered' };
+
+// What an attachment whose body could not be assembled is planned with.
+const emptyBody: AssembledBody = {
+  body: '',
+  pinnedChars: 0,
+  parts: [],
+  omittedContents: [],
+  injectable: false,
+};

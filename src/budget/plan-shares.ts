@@ -1,7 +1,9 @@
+import type { ContextError } from '../errors.js';
 import type { AssembledBody } from '../render/assemble-body.js';
 import type { EscapedText } from '../render/escaped-text.js';
 import { frameResource } from '../render/frame-resource.js';
 import type { BlockProvenance, ModelCapabilities } from '../types.js';
+import { budgetFailure } from './budget-failure.js';
 import type { ComposableAttachment, ComposeOptions, FrameCost } from './composable-attachment.js';
 import { frameFactsKey } from './frame-facts-key.js';
 import { type BodyMeasure, measureBody } from './measure-body.js';
@@ -40,6 +42,8 @@ const charsPerOverheadToken = 4;
  * sharing counts every body about as far as an equal share's cut would show, and further (going
  * on from there) only where the plan hands out more, so the total counted follows the budget, not
  * the number or size of the resources.
+ * An attachment whose counting throws is entered in `failures` (by its index) and planned out;
+ * those already there are not counted at all. The others are planned without it.
  * Returns one record per attachment, in the order given.
  */
 export async function planShares(
@@ -47,37 +51,58 @@ export async function planShares(
   tokenizer: Tokenizer,
   options: ComposeOptions,
   available: number,
+  failures: Map<number, ContextError> = new Map(),
 ): Promise<PlannedAttachment[]> {
   const equalShare = Math.ceil(available / attachments.length);
+  // One attachment's throw is its own failure, never the turn's.
+  const guarded = async <Value>(
+    index: number,
+    fallback: Value,
+    count: () => Promise<Value>,
+  ): Promise<Value> => {
+    if (failures.has(index)) return fallback;
+    try {
+      return await count();
+    } catch (error) {
+      failures.set(index, budgetFailure(error, (attachments[index] as AttachmentBody).item));
+      return fallback;
+    }
+  };
   let measured = await Promise.all(
-    attachments.map(async (attachment) => {
+    attachments.map(async (attachment, index) => {
       const ceiling = Math.max(0, Math.min(attachment.item.capTokens ?? available, available));
-      if (options.strategy !== 'fair') {
-        return {
-          ...attachment,
-          ceiling,
-          measure: await measureCached(attachment, ceiling, tokenizer, options),
-        };
-      }
-      // A cut gets its share less its frame and marker: count that far first. A body that may
-      // yet fit whole in an equal share is counted on to it, so the plan sees its exact count.
-      const cutShare = Math.min(ceiling, Math.max(0, equalShare - guessCutOverhead(attachment)) + shareSlack);
-      const wholeShare = Math.min(ceiling, equalShare + wholeSlack);
-      let measure = await measureCached(attachment, cutShare, tokenizer, options);
-      if (measure.estimated && cutShare < wholeShare && measure.originalTokens <= wholeShare)
-        measure = await measureCached(attachment, wholeShare, tokenizer, options, measure);
-      return { ...attachment, ceiling, measure };
+      return {
+        ...attachment,
+        ceiling,
+        measure: await guarded(index, uncounted, () => firstMeasure(attachment, ceiling)),
+      };
     }),
   );
+  // How far a body is counted first (see above).
+  async function firstMeasure(attachment: AttachmentBody, ceiling: number): Promise<BodyMeasure> {
+    if (options.strategy !== 'fair') return measureCached(attachment, ceiling, tokenizer, options);
+    // A cut gets its share less its frame and marker: count that far first. A body that may
+    // yet fit whole in an equal share is counted on to it, so the plan sees its exact count.
+    const cutShare = Math.min(ceiling, Math.max(0, equalShare - guessCutOverhead(attachment)) + shareSlack);
+    const wholeShare = Math.min(ceiling, equalShare + wholeSlack);
+    const measure = await measureCached(attachment, cutShare, tokenizer, options);
+    if (measure.estimated && cutShare < wholeShare && measure.originalTokens <= wholeShare)
+      return measureCached(attachment, wholeShare, tokenizer, options, measure);
+    return measure;
+  }
   for (let round = 0; ; round++) {
     const costed = await Promise.all(
-      measured.map(async (attachment) => ({
+      measured.map(async (attachment, index) => ({
         ...attachment,
-        cost: await frameCostOf(attachment.item, attachment.measure, tokenizer, options),
+        cost: await guarded(index, noCost, () =>
+          frameCostOf(attachment.item, attachment.measure, tokenizer, options),
+        ),
       })),
     );
+    // Failed attachments are left out of the plan: the others share the budget.
+    const planning = costed.flatMap((attachment, index) => (failures.has(index) ? [] : [attachment]));
     const decisions = planBudget(
-      costed.map(({ item, cost }) => ({
+      planning.map(({ item, cost }) => ({
         fullTokens: cost.fullTokens,
         truncatedOverheadTokens: cost.truncatedOverheadTokens,
         ...(item.capTokens !== undefined && { capTokens: item.capTokens }),
@@ -91,9 +116,10 @@ export async function planShares(
       },
     );
     // planBudget answers one decision per item, in order.
-    const planned = costed.map((attachment, index) => ({
+    const decided = new Map(planning.map((attachment, position) => [attachment, decisions[position]]));
+    const planned = costed.map((attachment) => ({
       ...attachment,
-      decision: decisions[index] ?? omittedByPlan,
+      decision: decided.get(attachment) ?? (decided.has(attachment) ? omittedByPlan : failedInCounting),
     }));
     const short = (attachment: (typeof planned)[number]) =>
       attachment.measure.estimated &&
@@ -109,12 +135,14 @@ export async function planShares(
       }));
     }
     measured = await Promise.all(
-      planned.map(async (attachment) => {
+      planned.map(async (attachment, index) => {
         if (!short(attachment) || attachment.decision.fate !== 'truncated') return attachment;
         const limit = Math.min(attachment.ceiling, attachment.decision.contentTokens + shareSlack);
         return {
           ...attachment,
-          measure: await measureCached(attachment, limit, tokenizer, options, attachment.measure),
+          measure: await guarded(index, uncounted, () =>
+            measureCached(attachment, limit, tokenizer, options, attachment.measure),
+          ),
         };
       }),
     );
@@ -136,6 +164,14 @@ export function provenanceOf(
 // --- Internal helpers ---
 
 const omittedByPlan: BudgetDecision = { fate: 'omitted', reason: 'the budget plan gave it no share' };
+const failedInCounting: BudgetDecision = { fate: 'omitted', reason: 'its content could not be counted' };
+// What a failed attachment is planned with: nothing counted, nothing to pay.
+const uncounted: BodyMeasure = {
+  originalTokens: 0,
+  estimated: false,
+  head: { tokens: new Uint32Array(0), start: 0, end: 0, complete: true },
+};
+const noCost: Cost = { fullTokens: 0, truncatedOverheadTokens: 0, markerTokens: 0 };
 
 /** measureFrame, through the derived cache: a frame's cost depends only on what it names. */
 async function frameCostOf(

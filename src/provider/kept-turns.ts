@@ -246,6 +246,8 @@ function mayKeep(turn: Turn): boolean {
  */
 function answeredAtOnce(outcome: TurnOutcome): boolean {
   if (outcome.instructions?.some((entry) => entry.status === 'error')) return false;
+  // An attachment the budget step failed on is tried again, not answered again.
+  if (outcome.entries.some((entry) => entry.status === 'error')) return false;
   let ready = 0;
   for (const { attachment, fate } of outcome.items) {
     if (attachment.skill || !Object.isFrozen(attachment)) return false;

@@ -65,4 +65,6 @@ export interface ComposedFacts {
   readonly omittedContents: readonly OmittedContent[];
   /** False when nothing in it is text or a part the model takes. */
   readonly injectable: boolean;
+  /** Set when the budget or render step threw on it: its entry is an error, not an omission. */
+  readonly failure?: ContextError;
 }

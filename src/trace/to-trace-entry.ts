@@ -61,7 +61,8 @@ function readyEntry(
   change: TraceEntry['change'],
 ): TraceEntry {
   const { converted } = fate;
-  const status = statusOf(fate, composed);
+  const failure = composed?.failure;
+  const status = failure ? 'error' : statusOf(fate, composed);
   const omittedContents = composed?.omittedContents ?? converted.omittedContents;
   const entry: Writable<TraceEntry> = {
     scope: attachment.scope,
@@ -79,6 +80,10 @@ function readyEntry(
     omittedContents,
   };
   addProvenance(entry, attachment);
+  if (failure) {
+    entry.error = { code: failure.code, message: failure.message };
+    return Object.freeze(entry);
+  }
   const reason = composed ? reasonOf(composed) : undefined;
   if (reason !== undefined) entry.reason = reason;
   // Nothing injectable: the items' own reasons say why (e.g. an MCP Apps UI resource).
