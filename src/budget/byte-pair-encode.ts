@@ -1,3 +1,4 @@
+import { concatTokens } from './concat-tokens.js';
 import type { TokenizerEncoding } from './encoding-for-model.js';
 import { type Vocabulary, vocabularyOf } from './vocabulary-of.js';
 
@@ -61,15 +62,8 @@ function mergeStitched(encoding: TokenizerEncoding, vocabulary: Vocabulary, byte
     size = stitchWindowBytes;
   }
   parts.push(window.tokens);
-  let length = 0;
-  for (const part of parts) length += part.length;
-  const tokens = new Uint32Array(length);
-  let offset = 0;
-  for (const part of parts) {
-    tokens.set(part, offset);
-    offset += part.length;
-  }
-  return tokens;
+  // Windows are cached (windowCache): the answer is an array of its own, even from one window.
+  return parts.length === 1 ? (parts[0] as Uint32Array).slice() : concatTokens(parts);
 }
 
 interface MergedWindow {

@@ -1,5 +1,6 @@
 import { maxTokenBytes } from './byte-pair-encode.js';
-import { concatTokens, encodeGuarded, type PieceEncoder } from './encode-guarded.js';
+import { concatTokens } from './concat-tokens.js';
+import { encodeGuarded, type PieceEncoder } from './encode-guarded.js';
 import {
   firstHardBoundary,
   firstSafeBoundary,

@@ -1,3 +1,4 @@
+import { concatTokens } from './concat-tokens.js';
 import { longRunChars, PieceScanner } from './scan-pieces.js';
 
 /** How text is encoded exactly: tiktoken's own call, its pre-tokenizer, and a fast BPE for long pieces. */
@@ -35,17 +36,4 @@ export function encodeGuarded(chunk: string, encoder: PieceEncoder): Uint32Array
   }
   if (pending < chunk.length) parts.push(encoder.ordinary(chunk.slice(pending)));
   return concatTokens(parts);
-}
-
-export function concatTokens(parts: readonly Uint32Array[]): Uint32Array {
-  if (parts.length === 1) return parts[0] as Uint32Array;
-  let length = 0;
-  for (const part of parts) length += part.length;
-  const joined = new Uint32Array(length);
-  let offset = 0;
-  for (const part of parts) {
-    joined.set(part, offset);
-    offset += part.length;
-  }
-  return joined;
 }
