@@ -195,10 +195,15 @@ export class McpServerRegistry extends EventEmitter<RegistryEvents> implements S
     return resolving;
   }
 
-  /** State, last error, last use, server info, capabilities, instructions and counts. */
-  status(server: string): ServerStatus {
-    this.#perUserSessions(server, undefined);
-    return this.#configured(server).status();
+  /**
+   * State, last error, last use, server info, capabilities, instructions and counts. A per-user
+   * server's status is one principal's (`{ principal }`, else PRINCIPAL_REQUIRED): that
+   * principal's open session, or `idle` when none is open; a shared server ignores the principal.
+   */
+  status(server: string, options: Pick<CallOptions, 'principal'> = {}): ServerStatus {
+    const { principal } = parseOptions(callOptionsSchema, options, 'options');
+    this.#perUserSessions(server, principal);
+    return (this.#openConnection(server, principal) ?? this.#configured(server)).status();
   }
 
   statuses(): ServerStatus[] {

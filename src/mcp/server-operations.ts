@@ -27,7 +27,8 @@ export interface ServerOperations {
   /** Configured server names (in a bound view: those the principal may list). */
   readonly serverNames: string[];
   has(server: string): boolean;
-  status(server: string): ServerStatus;
+  /** A per-user server's status is one principal's: `{ principal }` is required for it. */
+  status(server: string, options?: Pick<CallOptions, 'principal'>): ServerStatus;
   statuses(): ServerStatus[];
   listResources(
     server: string,

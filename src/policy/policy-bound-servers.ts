@@ -47,9 +47,9 @@ export class PolicyBoundServers implements ServerOperations {
     return this.#servers.has(server) && this.serverNames.includes(server);
   }
 
-  status(server: string): ServerStatus {
+  status(server: string, options: Pick<CallOptions, 'principal'> = {}): ServerStatus {
     this.#require({ server, operation: 'list' }, 'status');
-    return this.#servers.status(server);
+    return this.#servers.status(server, options);
   }
 
   statuses(): ServerStatus[] {

@@ -60,6 +60,27 @@ describe('principals on a per-user server', () => {
     expect(forNoOne.contents[0]).toMatchObject({ text: 'shared docs' });
   });
 
+  it("status of a per-user server is one principal's: its session, or idle before it has one; none named is PRINCIPAL_REQUIRED", async () => {
+    const { servers } = await setUp();
+    expect(() => servers.status('mine')).toThrow(expect.objectContaining({ code: 'PRINCIPAL_REQUIRED' }));
+    expect(servers.status('mine', { principal: 'ada' })).toMatchObject({ server: 'mine', state: 'idle' });
+    await servers.listResources('mine', { principal: 'ada' });
+    expect(servers.status('mine', { principal: 'ada' })).toMatchObject({
+      server: 'mine',
+      state: 'connected',
+      resourceCount: 1,
+      serverInfo: { name: 'per-user' },
+    });
+    // Bob has no session yet: Ada's is not his.
+    expect(servers.status('mine', { principal: 'bob' })).toMatchObject({ state: 'idle' });
+    expect(servers.status('mine', { principal: 'bob' })).not.toHaveProperty('serverInfo');
+    // A shared server ignores the principal; a principal breaking the id rule is INVALID_OPTION.
+    expect(servers.status('docs', { principal: 'ada' })).toMatchObject({ server: 'docs' });
+    expect(() => servers.status('mine', { principal: '' })).toThrow(
+      expect.objectContaining({ code: 'INVALID_OPTION' }),
+    );
+  });
+
   it('audit records name the principal', async () => {
     const audit = new MemoryAuditSink();
     const { servers } = await setUp({ audit });
