@@ -8,7 +8,7 @@ export const metricsRoute = defineRoute({
   path: '/metrics',
   operationId: 'metrics',
   summary:
-    'Metrics in the Prometheus text format: requests by route and status, durations, refusals, turns, fates, cache figures, server sessions.',
+    'Metrics in the Prometheus text format: requests by route and status, durations, refusals, turns, fates, cache figures, the shared tier counters, server sessions, process memory.',
   tag: 'operations',
   authenticated: true,
   query: noQuerySchema,
@@ -25,6 +25,7 @@ export const metricsRoute = defineRoute({
     const text = runtime.state.metrics.render(
       runtime.provider.metrics as Readonly<Record<string, number>> | undefined,
       runtime.servers.statuses(),
+      runtime.shared?.metrics as Readonly<Record<string, number>> | undefined,
     );
     response.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' });
     response.end(text);

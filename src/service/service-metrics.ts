@@ -51,10 +51,14 @@ export class ServiceMetrics {
     for (const entry of trace.entries) increment(this.#entries, labels({ status: entry.status }));
   }
 
-  /** The exposition text, with the provider's cache figures and each server's connection state. */
+  /**
+   * The exposition text, with the provider's cache figures, the fleet's shared tier's counters
+   * (with Redis), each server's connection state and the process's memory.
+   */
   render(
     provider: Readonly<Record<string, number>> | undefined,
     servers: readonly { server: string; state: string }[],
+    shared?: Readonly<Record<string, number>>,
   ): string {
     const lines: string[] = [];
     const family = (name: string, type: string, help: string, samples: Iterable<[string, number]>) => {
@@ -105,12 +109,30 @@ export class ServiceMetrics {
       const name = `mcp_context_cache_${snakeCase(field)}${counter ? '_total' : ''}`;
       family(name, counter ? 'counter' : 'gauge', `The provider's ${field}.`, [['', value]]);
     }
+    // Every figure of the shared tier counts events since start (hits, leads, invalidations heard, …).
+    for (const [field, value] of Object.entries(shared ?? {})) {
+      family(`mcp_context_shared_tier_${snakeCase(field)}_total`, 'counter', `The shared tier's ${field}.`, [
+        ['', value],
+      ]);
+    }
     family(
       'mcp_context_server_connected',
       'gauge',
       'Whether each MCP server has a session now (1) or not (0).',
       servers.map((status) => [labels({ server: status.server }), status.state === 'connected' ? 1 : 0]),
     );
+    // The names Prometheus's Node.js client uses, so existing dashboards read them.
+    const memory = process.memoryUsage();
+    family('process_resident_memory_bytes', 'gauge', 'Resident memory size in bytes.', [['', memory.rss]]);
+    family('nodejs_heap_size_total_bytes', 'gauge', 'Process heap size from Node.js in bytes.', [
+      ['', memory.heapTotal],
+    ]);
+    family('nodejs_heap_size_used_bytes', 'gauge', 'Process heap size used from Node.js in bytes.', [
+      ['', memory.heapUsed],
+    ]);
+    family('nodejs_external_memory_bytes', 'gauge', 'Node.js external memory size in bytes.', [
+      ['', memory.external],
+    ]);
     return `${lines.join('\n')}\n`;
   }
 }

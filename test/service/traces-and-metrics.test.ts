@@ -119,6 +119,15 @@ describe('GET /metrics', () => {
     expect(text).toContain('mcp_context_cache_misses_total 1');
     expect(text).toContain('mcp_context_server_connected{server="gitnexus"} 1');
     expect(text).toMatch(/mcp_context_http_request_duration_seconds_count\{route="\/v1\/provide"\} 2\n/);
+    // The process's memory, by the Node.js client's names; no shared tier without Redis.
+    const gauge = (name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1]);
+    expect(gauge('process_resident_memory_bytes')).toBeGreaterThan(gauge('nodejs_heap_size_used_bytes'));
+    expect(gauge('nodejs_heap_size_used_bytes')).toBeGreaterThan(1024 * 1024);
+    expect(gauge('nodejs_heap_size_total_bytes')).toBeGreaterThanOrEqual(
+      gauge('nodejs_heap_size_used_bytes'),
+    );
+    expect(gauge('nodejs_external_memory_bytes')).toBeGreaterThan(0);
+    expect(text).not.toContain('mcp_context_shared_tier_');
     // Every sample line is `name{labels} number`; every family has HELP and TYPE.
     for (const line of text.trimEnd().split('\n')) {
       expect(line).toMatch(/^(# (HELP|TYPE) \w+ .+|\w+(\{[^}]*\})? -?[\d.e+-]+)$/);
