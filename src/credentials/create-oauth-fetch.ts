@@ -2,6 +2,7 @@ import { auth, extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/cl
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ContextError } from '../errors.js';
 import type { AuthorizationAnswer, OAuthAuthorizer, OAuthSubject } from './oauth-authorizer.js';
+import { resourceMismatchOf } from './resource-mismatch.js';
 import type { StoredOAuthProvider } from './stored-oauth-provider.js';
 
 export interface OAuthFetchOptions {
@@ -49,12 +50,14 @@ export function createOAuthFetch(options: OAuthFetchOptions): FetchLike & {
       response = await send(input, init);
     }
     const seen = new Set<string>();
-    for (let stepUps = 0; response.status === 403 && stepUps < maxStepUps; stepUps++) {
+    for (let stepUps = 0; response.status === 403; stepUps++) {
       const challenge = challengeOf(response, true);
-      // The same challenge again means the new token did not help: stop, do not loop.
-      if (challenge.error !== 'insufficient_scope' || seen.has(challenge.header)) break;
-      seen.add(challenge.header);
+      if (challenge.error !== 'insufficient_scope') break;
       await response.body?.cancel();
+      // A step-up that cannot help is not asked for: the user would be sent to grant in vain.
+      const futile = await futileStepUp(provider, challenge, seen.has(challenge.header), stepUps);
+      if (futile !== undefined) throw stepUpFailed(options.subject, challenge, futile);
+      seen.add(challenge.header);
       await authorizeOnce(challenge);
       response = await send(input, init);
     }
@@ -73,6 +76,37 @@ interface Challenge {
   readonly scope?: string;
   readonly error?: string;
   readonly stepUp: boolean;
+}
+
+/**
+ * Why a step-up for this 403 `insufficient_scope` challenge cannot succeed, or undefined when it
+ * may: the token already holds every scope challenged (the server refuses for another reason),
+ * the same challenge came back after a step-up (the authorization server did not grant it), or
+ * the request has had its step-ups (MCP spec, "Scope Challenge Handling": bounded).
+ */
+async function futileStepUp(
+  provider: StoredOAuthProvider,
+  challenge: Challenge,
+  seenBefore: boolean,
+  stepUps: number,
+): Promise<string | undefined> {
+  const granted = new Set(((await provider.tokens())?.scope ?? '').split(' ').filter(Boolean));
+  const wanted = (challenge.scope ?? '').split(' ').filter(Boolean);
+  if (wanted.length > 0 && wanted.every((scope) => granted.has(scope))) {
+    return 'the token already holds it, and the server still refuses';
+  }
+  if (seenBefore) return 'the authorization server did not grant it';
+  if (stepUps >= maxStepUps) return `${maxStepUps} step-ups did not satisfy the server`;
+  return undefined;
+}
+
+function stepUpFailed(subject: OAuthSubject, challenge: Challenge, why: string): ContextError {
+  const scope = challenge.scope ?? '';
+  return new ContextError(
+    'AUTH_STEP_UP_FAILED',
+    `server "${subject.server}" answered 403 insufficient_scope for scope "${scope}": ${why}`,
+    { server: subject.server, field: 'scope', value: scope, httpStatus: 403 },
+  );
 }
 
 function challengeOf(response: Response, stepUp: boolean): Challenge {
@@ -114,7 +148,7 @@ async function authorize(options: OAuthFetchOptions, challenge: Challenge): Prom
         return result;
       },
       (error: unknown) => {
-        throw denied ?? error;
+        throw denied ?? resourceMismatchOf(error, subject.server) ?? error;
       },
     );
   const result = challenge.stepUp ? await provider.withoutRefresh(run) : await run();

@@ -11,6 +11,7 @@ import { configuredSecrets, type SecretBearingConfig } from '../credentials/conf
 import type { CredentialSource } from '../credentials/credential-source.js';
 import type { AuthorizationAnswer, OAuthAuthorizer } from '../credentials/oauth-authorizer.js';
 import { resolveTransportAuth, type TransportAuth } from '../credentials/resolve-transport-auth.js';
+import { resourceMismatchOf } from '../credentials/resource-mismatch.js';
 import { SecretRedactor } from '../credentials/secret-redactor.js';
 import { ContextError } from '../errors.js';
 import { inSpan, type Telemetry } from '../trace/telemetry.js';
@@ -87,6 +88,8 @@ const ownConnectFailures = new Set([
   'CREDENTIAL_FILE_INVALID',
   'AUTH_REQUIRED',
   'AUTH_FAILED',
+  'AUTH_RESOURCE_MISMATCH',
+  'AUTH_STEP_UP_FAILED',
   'INVALID_OPTION',
 ]);
 
@@ -288,7 +291,8 @@ export class ServerConnection {
         throw this.#closedError();
       }
       // A server or proxy may echo request headers in its error body: no credential goes further.
-      const error = this.#redactor.redactError(thrown);
+      // The SDK's own OAuth flows (client credentials, cross-app access) throw a plain Error.
+      const error = this.#redactor.redactError(resourceMismatchOf(thrown, this.name) ?? thrown);
       const failure =
         ContextError.isInstance(error) && ownConnectFailures.has(error.code)
           ? error

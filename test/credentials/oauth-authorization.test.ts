@@ -124,7 +124,7 @@ describe('OAuth authorization code (MCP authorization spec) through the SDK auth
     ]);
   });
 
-  it('steps up on 403 insufficient_scope with the challenged scope, and stops instead of looping when it never suffices', async () => {
+  it('steps up on 403 insufficient_scope with the challenged scope, and stops with AUTH_STEP_UP_FAILED when the grant never suffices', async () => {
     const server = await setUp();
     const scopes: (string | undefined)[] = [];
     const servers = registry(server.url, {
@@ -138,10 +138,38 @@ describe('OAuth authorization code (MCP authorization spec) through the SDK auth
     // The first grant covers what scopes_supported names; "forbidden" needs a scope never granted.
     await servers.listTools('notes');
     const failure = await servers.callTool('notes', 'forbidden').catch((error: unknown) => error);
-    expect(failure).toMatchObject({ server: 'notes' });
-    expect(collectErrorText(failure)).toContain('403');
+    expect(failure).toMatchObject({
+      code: 'AUTH_STEP_UP_FAILED',
+      server: 'notes',
+      field: 'scope',
+      value: 'read admin never-granted',
+      httpStatus: 403,
+    });
+    expect(collectErrorText(failure)).toContain('did not grant');
     // One step-up for the challenge; the same challenge again ends it (no loop).
     expect(scopes).toEqual(['read admin', 'read admin never-granted']);
+  });
+
+  it('a 403 insufficient_scope for a scope the token already holds is AUTH_STEP_UP_FAILED at once: the user is not asked again', async () => {
+    const server = await setUp();
+    const scopes: (string | undefined)[] = [];
+    const servers = registry(server.url, {
+      redirectUrl,
+      store: new MemoryOAuthStore(),
+      authorize: (request) => {
+        scopes.push(request.url.searchParams.get('scope') ?? undefined);
+        return signIn(request, 'ada');
+      },
+    });
+    await servers.listTools('notes');
+    const failure = await servers.callTool('notes', 'stubborn').catch((error: unknown) => error);
+    expect(failure).toMatchObject({ code: 'AUTH_STEP_UP_FAILED', field: 'scope', value: 'read' });
+    expect(collectErrorText(failure)).toContain('already holds');
+    expect(scopes).toEqual(['read admin']);
+    expect(server.log.tokenRequests.map((request) => request.grantType)).toEqual(['authorization_code']);
+    // The session stays usable: only that call failed.
+    const { content } = await servers.callTool('notes', 'whoami');
+    expect(content).toEqual([{ type: 'text', text: 'whoami: ada' }]);
   });
 
   it('tokens kept in the encrypted credential file survive a restart of the host', async () => {
@@ -165,6 +193,76 @@ describe('OAuth authorization code (MCP authorization spec) through the SDK auth
     expect(server.log.authorizations).toHaveLength(1);
     const file = await openCredentialFile(path, { key });
     expect(file.names).toContain('oauth/notes/-/tokens');
+  });
+});
+
+describe('a protected resource that is not this server (RFC 9728 §3.3)', () => {
+  it('authorization code: AUTH_RESOURCE_MISMATCH naming the advertised resource, no token requested, not retried as a connect failure', async () => {
+    const server = await setUp({ resource: 'https://elsewhere.example/mcp' });
+    const servers = registry(server.url, {
+      redirectUrl,
+      store: new MemoryOAuthStore(),
+      authorize: (request) => signIn(request, 'ada'),
+    });
+    const failure = await servers.listResources('notes').catch((error: unknown) => error);
+    expect(failure).toMatchObject({
+      code: 'AUTH_RESOURCE_MISMATCH',
+      server: 'notes',
+      field: 'resource',
+      value: 'https://elsewhere.example/mcp',
+    });
+    expect(server.log.authorizations).toEqual([]);
+    expect(server.log.tokenRequests).toEqual([]);
+    // It waits for the operator: no backoff is counted for it.
+    expect(servers.status('notes')).toMatchObject({ consecutiveFailures: 0 });
+  });
+
+  it('client credentials discovered from the server: AUTH_RESOURCE_MISMATCH too, the secret never sent', async () => {
+    const server = await setUp({ resource: 'https://elsewhere.example/mcp' });
+    const servers = new McpServerRegistry({
+      mcpServers: {
+        notes: {
+          type: 'http',
+          url: server.url,
+          auth: {
+            type: 'oauth-client-credentials',
+            issuer: server.origin,
+            clientId: 'svc',
+            clientSecret: 's3cret',
+          },
+        },
+      },
+      reconnect: false,
+    });
+    onTestFinished(() => servers.close());
+    await expect(servers.listResources('notes')).rejects.toMatchObject({
+      code: 'AUTH_RESOURCE_MISMATCH',
+      value: 'https://elsewhere.example/mcp',
+    });
+    expect(server.log.tokenRequests).toEqual([]);
+  });
+
+  it('a matching resource lets client credentials through (the same fixture, the same flow)', async () => {
+    const server = await setUp();
+    const servers = new McpServerRegistry({
+      mcpServers: {
+        notes: {
+          type: 'http',
+          url: server.url,
+          auth: {
+            type: 'oauth-client-credentials',
+            issuer: server.origin,
+            clientId: 'svc',
+            clientSecret: 's3cret',
+          },
+        },
+      },
+      reconnect: false,
+    });
+    onTestFinished(() => servers.close());
+    const { resources } = await servers.listResources('notes');
+    expect(resources.map((resource) => resource.name)).toEqual(['notes of service']);
+    expect(server.log.tokenRequests).toEqual([{ grantType: 'client_credentials', resource: server.url }]);
   });
 });
 
