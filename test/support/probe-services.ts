@@ -1,10 +1,18 @@
+import { execFile } from 'node:child_process';
 import { accessSync, constants, existsSync, readdirSync } from 'node:fs';
 import { connect } from 'node:net';
 import { delimiter, join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 
 /** What some tests need beyond Node; each is found once per run by this global setup. */
-export type Service = 'postgres' | 'redis' | 'postgres-binaries' | 'redis-server' | 'chromium' | 'openssl';
+export type Service =
+  | 'postgres'
+  | 'redis'
+  | 'postgres-binaries'
+  | 'redis-server'
+  | 'chromium'
+  | 'openssl'
+  | 'python-client';
 
 export interface Services {
   /** Each missing service, with the line saying how to get it. */
@@ -12,6 +20,8 @@ export interface Services {
   /** The folder holding initdb and pg_ctl, when found. */
   postgresBin?: string;
   chromiumPath: string;
+  /** The Python that runs clients/python's tests (MCP_CONTEXT_PYTHON, default python3). */
+  python: string;
 }
 
 declare module 'vitest' {
@@ -65,7 +75,31 @@ async function probe(): Promise<Services> {
   if (!existsSync(chromiumPath))
     missing.chromium = `no ${chromiumPath} (apt-get install chromium, or set CHROMIUM_PATH)`;
   if (onPath('openssl') === undefined) missing.openssl = 'no openssl on PATH (apt-get install openssl)';
-  return { missing, chromiumPath, ...(postgresBin === undefined ? {} : { postgresBin }) };
+  const python = process.env.MCP_CONTEXT_PYTHON ?? 'python3';
+  const pythonLacks = await pythonLacking(python);
+  if (pythonLacks !== undefined) {
+    missing['python-client'] =
+      `${pythonLacks} (python3 -m pip install ./clients/python pytest, or set MCP_CONTEXT_PYTHON)`;
+  }
+  return { missing, chromiumPath, python, ...(postgresBin === undefined ? {} : { postgresBin }) };
+}
+
+/** What the Python client's tests need that `python` lacks: itself, httpx or pytest (undefined: none). */
+function pythonLacking(python: string): Promise<string | undefined> {
+  const script = [
+    'import importlib.util, sys',
+    "lacking = [name for name in ('httpx', 'pytest') if importlib.util.find_spec(name) is None]",
+    "print(' and '.join(lacking))",
+    'sys.exit(1 if lacking else 0)',
+  ].join('\n');
+  return new Promise((resolve) => {
+    execFile(python, ['-c', script], { timeout: 20_000 }, (error, stdout) => {
+      if (error === null) resolve(undefined);
+      else if ((error as NodeJS.ErrnoException).code === 'ENOENT') resolve(`no ${python} on PATH`);
+      else if (stdout.trim() !== '') resolve(`no ${stdout.trim()} importable by ${python}`);
+      else resolve(`${python} did not run (${error.message.split('\n')[0]})`);
+    });
+  });
 }
 
 /** MCP_CONTEXT_POSTGRES_BIN, else PATH, else Debian's newest /usr/lib/postgresql/N/bin. */

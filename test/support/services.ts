@@ -37,3 +37,6 @@ export function postgresBin(): string {
 }
 
 export const chromiumPath = services.chromiumPath;
+
+/** The Python that runs clients/python's tests (requires 'python-client'). */
+export const pythonPath = services.python;
