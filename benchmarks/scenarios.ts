@@ -4,6 +4,7 @@
  * change another's figures; the order only decides what is printed first.
  */
 export const scenarios = [
+  { key: 'turnGuard', file: 'turn-guard.ts' },
   { key: 'warmVsNaive', file: 'warm-vs-naive.ts' },
   { key: 'coldVsFloor', file: 'cold-vs-floor.ts' },
   { key: 'sizeScaling', file: 'size-scaling.ts' },

@@ -34,4 +34,29 @@ export function printTable(results: BenchResults): void {
       `${row.map((cell, column) => cell.padEnd(column === row.length - 1 ? 0 : (widths[column] ?? 0))).join('  ')}\n`,
     );
   }
+  printGuard(results);
+}
+
+/** The turn's performance guard (issue 36): four figures against their targets, reported, never asserted. */
+const guard = [
+  {
+    label: 'repeated turn at 100 pins',
+    scenario: 'turnGuard',
+    figure: 'repeatedTurnUs',
+    unit: ' µs',
+    most: 20,
+  },
+  { label: 'full warm turn', scenario: 'turnGuard', figure: 'fullWarmTurnUs', unit: ' µs', most: 150 },
+  { label: 'coldVsFloor', scenario: 'coldVsFloor', figure: 'ratio', unit: '×', most: 1.2 },
+  { label: 'budget violations', scenario: 'budget', figure: 'violations', unit: '', most: 0 },
+] as const;
+
+function printGuard(results: BenchResults): void {
+  const lines = guard.flatMap(({ label, scenario, figure, unit, most }) => {
+    const value = results.scenarios[scenario]?.[figure];
+    if (typeof value !== 'number') return [];
+    const met = value <= most ? 'met' : 'MISSED';
+    return [`  ${label.padEnd(26)} ${`${value}${unit}`.padStart(10)}  target ≤ ${most}${unit}  ${met}`];
+  });
+  if (lines.length > 0) process.stdout.write(`\nguard (issue 36):\n${lines.join('\n')}\n`);
 }
