@@ -39,6 +39,8 @@ const floors: readonly (readonly string[])[] = [
   ['integrations'],
   ['provider'],
   ['tools', 'prompts', 'replicas'],
+  // Steps 3–4 of the turn: reads through the caches, then conversion.
+  ['fetch'],
   ['attachments', 'links'],
   ['policy', 'skills'],
   ['cache'],

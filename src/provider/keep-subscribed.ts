@@ -1,7 +1,7 @@
 import type { ResolvedAttachment } from '../attachments/resolve-turn-attachments.js';
 import type { PinSubscriptions } from '../cache/pin-subscriptions.js';
+import type { Authorized } from '../policy/authorize-attachments.js';
 import type { Turn } from '../types.js';
-import type { Access } from './authorize-read.js';
 
 type Target = { server: string; uri: string };
 
@@ -18,14 +18,12 @@ export interface HeldTargets {
 export function keepSubscribed(
   subscriptions: PinSubscriptions | undefined,
   turn: Turn,
-  resolved: readonly ResolvedAttachment[],
-  accesses: readonly Access[],
+  authorized: readonly Authorized<ResolvedAttachment>[],
 ): HeldTargets | undefined {
   if (!subscriptions) return undefined;
   const held: Record<'pipeline' | 'conversation', Target[]> = { pipeline: [], conversation: [] };
-  for (let index = 0; index < resolved.length; index++) {
-    const attachment = resolved[index] as ResolvedAttachment;
-    if (!accesses[index]?.allowed) continue;
+  for (const { attachment, access } of authorized) {
+    if (!access.allowed) continue;
     // The attachment is its own (server, uri) target: no copy per pin per turn.
     const target: Target = attachment;
     if (attachment.scope !== 'message') held[attachment.scope].push(target);

@@ -3,12 +3,12 @@ import { LRUCache } from 'lru-cache';
 import type { ResolvedAttachment } from '../attachments/resolve-turn-attachments.js';
 import type { CachedContent, ContentCache } from '../cache/content-cache.js';
 import type { ListingIndex } from '../cache/listing-index.js';
+import type { TurnAttachment } from '../fetch/turn-attachment.js';
 import type { Principal } from '../policy/access-request.js';
 import type { ChangeTracker, History } from '../trace/change-tracker.js';
 import { historyKeyOf } from '../trace/history-key.js';
 import type { ContextBlock, InstructionsEntry, ModelCapabilities, TraceEntry, Turn } from '../types.js';
 import type { HeldTargets } from './keep-subscribed.js';
-import type { TurnItem } from './turn-item.js';
 
 /** What a turn answered, with everything its answer depended on. */
 export interface KeptTurn {
@@ -44,8 +44,8 @@ export interface KeptTurn {
 /** What the provider's full turn learned, offered to be kept. */
 export interface TurnOutcome
   extends Omit<KeptTurn, 'history' | 'historyChanges' | 'model' | 'query' | 'listedServers'> {
-  readonly items: readonly TurnItem[];
-  /** Whether the turn's actor may list each server it consulted (see the provider's #mayList). */
+  readonly items: readonly TurnAttachment[];
+  /** Whether the turn's actor may list each server it consulted (see fetchAttachments). */
   readonly listable: ReadonlyMap<string, boolean>;
 }
 

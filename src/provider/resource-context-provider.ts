@@ -2,51 +2,40 @@ import { EventEmitter } from 'eventemitter3';
 import type { AttachmentStore } from '../attachments/attachment-store.js';
 import { collectTurnAttachments } from '../attachments/collect-turn-attachments.js';
 import type { ResolvedAttachment } from '../attachments/resolve-turn-attachments.js';
-import { type ComposedAttachment, composeContext } from '../budget/compose-context.js';
+import type { ComposeOptions } from '../budget/compose-context.js';
+import { composeTurn, type TurnContext } from '../budget/compose-turn.js';
 import { rankForBudget } from '../budget/rank-for-budget.js';
 import { createTiktokenTokenizer } from '../budget/tiktoken-tokenizer.js';
 import type { Tokenizer } from '../budget/tokenizer.js';
 import { collectTurnInstructions } from '../budget/turn-instructions.js';
 import type { CacheMetrics } from '../cache/content-cache.js';
 import { createFreshness, type Freshness } from '../cache/create-freshness.js';
-import { fetchAttachment } from '../cache/fetch-attachment.js';
 import type { ConverterRegistry } from '../convert/converter-registry.js';
 import { ContextError } from '../errors.js';
-import { mapItems } from '../map-items.js';
+import { fetchAttachments, type TurnFetch } from '../fetch/fetch-attachments.js';
+import { isReady, type ReadyAttachment } from '../fetch/turn-attachment.js';
 import type { McpServerRegistry } from '../mcp/mcp-server-registry.js';
-import type { Skill } from '../mcp/skill-schemas.js';
 import { parseOptions } from '../options/parse-options.js';
 import { AccessPolicy } from '../policy/access-policy.js';
 import type { Principal } from '../policy/access-request.js';
-import { decideFromListing } from '../policy/decide-from-listing.js';
-import { addInstructionsBlock } from '../render/add-instructions-block.js';
-import { renderOrder } from '../render/render-order.js';
-import { checkSkillEntry } from '../skills/check-skill-entry.js';
+import { authorizeAttachments } from '../policy/authorize-attachments.js';
+import type { InstructionsSection } from '../render/add-instructions-block.js';
 import type { SkillLimits } from '../skills/skill-limits.js';
-import { verifySkillFile } from '../skills/verify-skill-file.js';
 import { ChangeTracker } from '../trace/change-tracker.js';
 import { isoNow } from '../trace/iso-now.js';
 import { randomTurnId } from '../trace/random-turn-id.js';
 import { inStartedSpan, type Telemetry, type TelemetrySpan } from '../trace/telemetry.js';
-import { traceTurn } from '../trace/trace-turn.js';
+import { type TurnFacts, traceTurn } from '../trace/trace-turn.js';
 import { TurnSpans, turnAttributes } from '../trace/turn-spans.js';
 import type { ContextBlock, InjectionTrace, ProvideResult, Turn } from '../types.js';
 import { actorOf } from './actor-of.js';
-import { type Access, authorizeRead } from './authorize-read.js';
-import { capSkills } from './cap-skills.js';
 import { checkTurnIds } from './check-turn-ids.js';
-import { describedByListing } from './described-by-listing.js';
-import { failedFate } from './failed-fate.js';
 import { keepHeld, keepSubscribed } from './keep-subscribed.js';
 import { type KeptTurn, KeptTurns } from './kept-turns.js';
 import type { ProviderEvents } from './provider-events.js';
 import { budgetOverrideSchema, providerOptionsSchema, type ResolvedBudget } from './provider-options.js';
-import { readyPositionsOf } from './ready-positions-of.js';
 import type { ResourceContextProviderOptions } from './resource-context-provider-options.js';
-import type { TurnContext } from './turn-context.js';
 import { TurnDeadline } from './turn-deadline.js';
-import { type ReadyItem, type TurnItem, turnItem } from './turn-item.js';
-import { untilTurnEnds } from './until-turn-ends.js';
 
 /**
  * The pipeline stage that runs before every model call: it turns the MCP resources pinned to
@@ -217,119 +206,34 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
   // Steps 2–7 of a turn resolved in step 1; `spans` wraps them in spans when telemetry records.
   async #steps(resolvedTurn: ResolvedTurn): Promise<ProvideResult> {
     const { turn, spans, deadline, startedAt, actor, budget, resolved, keeping } = resolvedTurn;
-    const { started } = deadline;
     spans.openAttachments(resolved);
 
     // 2 authorize: each once, through the pipeline's policy-bound view, which audits denials
     const view = this.#policy.bind(this.#servers, actor);
-    const authorize = (attachment: ResolvedAttachment) => authorizeRead(view, actor, attachment);
-    // One access per attachment, in the same order (no pair per attachment per turn).
-    const accesses = capSkills(
-      resolved,
-      mapItems(resolved, (attachment, index) =>
-        spans.inAttachment(index, 'authorize', authorize, attachment),
-      ),
-      this.#skillLimits.maxPerTurn,
-    );
-    const subscribed = keepSubscribed(this.#freshness?.subscriptions, turn, resolved, accesses);
-
-    // 3 fetch, 4 convert: concurrently per attachment, bounded by the turn deadline: whatever
-    // an attachment still awaits when time is up (a connect, a skill entry, a conversion behind
-    // others), it is TURN_DEADLINE.
-    const turnContext: TurnContext = {
-      turn,
-      actor,
-      listable: new Map(),
-      fetch: {
-        actor,
-        servers: this.#servers,
-        ...(turn.principal !== undefined && { principal: turn.principal }),
-        cache: this.#freshness?.cache,
-        bypassCache: turn.bypassCache === true,
-        ...(this.#converters && { converters: this.#converters }),
-        ...(this.#freshness && { derived: this.#freshness.derived }),
-        // Its signals are made when a read first asks for them (a warm turn's never does).
-        until: deadline,
-        deadlineAt: deadline.at,
-        readTimeoutMs: this.#readTimeoutMs,
-        ...(spans.telemetry && { telemetry: spans.telemetry }),
-        ...(keeping && { hits: [] }),
-      },
-    };
-    // What the listings answer as this turn consults them (before any read can wait).
+    const authorized = authorizeAttachments(view, actor, resolved, this.#skillLimits.maxPerTurn, spans);
+    const subscribed = keepSubscribed(this.#freshness?.subscriptions, turn, authorized);
+    // What the listings and the sessions answer as this turn consults them (before any read can wait).
     const listingGeneration = this.#freshness?.listings.generation ?? 0;
-    // And the sessions its server instructions may come from, when it places them.
     const sessionsOpened =
       this.#instructionsMaxTokens === undefined ? undefined : this.#freshness?.sessionsOpened();
-    const fetchOne = (index: number) =>
-      this.#fetch(resolved[index] as ResolvedAttachment, accesses[index] as Access, turnContext);
-    const fetched = await untilTurnEnds(
-      mapItems(resolved, (_, index) => spans.inAttachment(index, undefined, fetchOne, index)),
-      resolved,
-      deadline,
-      this.#turnDeadlineMs,
-    );
+
+    // 3 fetch, 4 convert: concurrently per attachment, bounded by the turn deadline
+    const fetching = this.#turnFetch(turn, actor, deadline, spans, keeping !== undefined);
+    const attachments = await fetchAttachments(authorized, fetching, spans);
     throwIfHostAborted(turn);
 
-    // 5 budget: rank what is ready, pay for the server instructions first
-    // Ranked as positions into `fetched`, so that each composition lands on its item below.
-    // An attachment is its own budget rank: scope, priority and the listed priority.
-    const ranked = rankForBudget(
-      readyPositionsOf(fetched),
-      (position) => (fetched[position] as TurnItem).attachment,
+    // 5 budget, 6 render: rank what is ready, pay for the server instructions first, then plan,
+    // cut, frame and count within what is left. An attachment is its own budget rank.
+    const ready = rankForBudget(attachments.filter(isReady), (one) => one.attachment);
+    const instructions = await this.#instructions(ready, budget.maxTokens, spans);
+    const options = this.#composeOptions(turn, budget);
+    const context = await spans.step('budget', () =>
+      composeTurn(ready, this.#tokenizer, options, instructions),
     );
-    const ready = mapItems(ranked, (position) => fetched[position] as ReadyItem);
-    const instructionsMaxTokens = this.#instructionsMaxTokens;
-    const instructions =
-      instructionsMaxTokens === undefined
-        ? undefined
-        : await spans.step('instructions', () =>
-            collectTurnInstructions(
-              this.#servers,
-              [...new Set(ready.map((item) => item.attachment.server))].filter(
-                (name) => !this.#instructionsExcluded.has(name),
-              ),
-              this.#tokenizer,
-              instructionsMaxTokens,
-              budget.maxTokens,
-            ),
-          );
-
-    // 5 budget, 6 render: plan, cut, frame and count within what is left, then place the instructions
-    const composed = await spans.step('budget', () =>
-      composeContext(
-        mapItems(ready, (item) => item.fate.composable),
-        this.#tokenizer,
-        {
-          ...budget,
-          maxTokens: budget.maxTokens - (instructions?.tokens ?? 0),
-          renderOrder: renderOrder(mapItems(ready, (item) => item.attachment.scope)),
-          ...(turn.model !== undefined && { model: turn.model }),
-          ...(turn.message?.text !== undefined && { query: turn.message.text }),
-          ...(this.#freshness && { derived: this.#freshness.derived }),
-        },
-      ),
-    );
-    const context = addInstructionsBlock(composed, instructions);
 
     // 7 trace
-    // composeContext answers one record per attachment, in the order given; the trace takes one
-    // per item of the turn, in resolve order.
-    const composition = new Array<ComposedAttachment | undefined>(fetched.length);
-    for (let index = 0; index < ranked.length; index++)
-      composition[ranked[index] as number] = composed.attachments[index];
     const trace = traceTurn(
-      {
-        turnId: turn.turnId ?? randomTurnId(),
-        pipelineId: turn.pipelineId,
-        ...(turn.conversationId !== undefined && { conversationId: turn.conversationId }),
-        startedAt,
-        durationMs: performance.now() - started,
-        budget: { maxTokens: budget.maxTokens, usedTokens: context.usedTokens },
-        items: fetched,
-        composition,
-        ...(context.instructions && { instructions: context.instructions }),
-      },
+      { ...turnFacts(turn, startedAt, deadline.started, budget.maxTokens, context), items: attachments },
       this.#changes,
     );
     spans.closeAttachments(trace.entries);
@@ -338,10 +242,10 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
     keeping?.offer(turn, actor, {
       resolved,
       subscribed,
-      items: fetched,
-      contents: turnContext.fetch.hits ?? [],
+      items: attachments,
+      contents: fetching.hits ?? [],
       listingGeneration,
-      listable: turnContext.listable,
+      listable: fetching.listable,
       maxTokens: budget.maxTokens,
       usedTokens: context.usedTokens,
       blocks,
@@ -351,6 +255,62 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
     });
     this.emit('injected', trace, blocks);
     return { blocks, trace };
+  }
+
+  /** What every attachment of the turn is fetched with. */
+  #turnFetch(
+    turn: Turn,
+    actor: Principal,
+    deadline: TurnDeadline,
+    spans: TurnSpans,
+    keeping: boolean,
+  ): TurnFetch {
+    return {
+      actor,
+      servers: this.#servers,
+      policy: this.#policy,
+      listings: this.#freshness?.listings,
+      skillLimits: this.#skillLimits,
+      listable: new Map(),
+      ...(turn.principal !== undefined && { principal: turn.principal }),
+      cache: this.#freshness?.cache,
+      bypassCache: turn.bypassCache === true,
+      ...(this.#converters && { converters: this.#converters }),
+      ...(this.#freshness && { derived: this.#freshness.derived }),
+      // Its signals are made when a read first asks for them (a warm turn's never does).
+      until: deadline,
+      deadlineAt: deadline.at,
+      deadlineMs: this.#turnDeadlineMs,
+      readTimeoutMs: this.#readTimeoutMs,
+      ...(spans.telemetry && { telemetry: spans.telemetry }),
+      ...(keeping && { hits: [] }),
+    };
+  }
+
+  /** The server instructions section for the servers the turn injects from, when they are on. */
+  async #instructions(
+    ready: readonly ReadyAttachment[],
+    turnMaxTokens: number,
+    spans: TurnSpans,
+  ): Promise<InstructionsSection | undefined> {
+    const maxTokens = this.#instructionsMaxTokens;
+    if (maxTokens === undefined) return undefined;
+    const names = [...new Set(ready.map((one) => one.attachment.server))].filter(
+      (name) => !this.#instructionsExcluded.has(name),
+    );
+    return spans.step('instructions', () =>
+      collectTurnInstructions(this.#servers, names, this.#tokenizer, maxTokens, turnMaxTokens),
+    );
+  }
+
+  /** The budget step's options for this turn (its budget, model and message; the derived cache). */
+  #composeOptions(turn: Turn, budget: ResolvedBudget): Omit<ComposeOptions, 'renderOrder'> {
+    return {
+      ...budget,
+      ...(turn.model !== undefined && { model: turn.model }),
+      ...(turn.message?.text !== undefined && { query: turn.message.text }),
+      ...(this.#freshness && { derived: this.#freshness.derived }),
+    };
   }
 
   /** A kept turn's answer: its blocks and entries, in a trace of this turn. */
@@ -403,114 +363,6 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
     if (!turn.budget) return this.#budget;
     return { ...this.#budget, ...parseOptions(budgetOverrideSchema, turn.budget, 'turn.budget') };
   }
-
-  /** One attachment fetched and converted; answered at once when its content is a cache hit. */
-  #fetch(attachment: ResolvedAttachment, access: Access, context: TurnContext): TurnItem | Promise<TurnItem> {
-    if (!access.allowed) return { attachment, fate: access.fate };
-    if (attachment.skill) return this.#fetchSkill(attachment, access, context);
-    return this.#fetchRead(attachment, access, context, undefined);
-  }
-
-  /** A skill: its entry first (skills/get), checked against the host's caps before any read. */
-  async #fetchSkill(
-    attachment: ResolvedAttachment,
-    access: Extract<Access, { allowed: true }>,
-    context: TurnContext,
-  ): Promise<TurnItem> {
-    const { turn, actor, fetch } = context;
-    const started = performance.now();
-    let skill: Skill;
-    try {
-      skill = await this.#servers.getSkill(attachment.server, attachment.uri, {
-        actor,
-        ...(turn.principal !== undefined && { principal: turn.principal }),
-        signal: fetch.until.signal,
-        timeoutMs: this.#readTimeoutMs,
-      });
-      checkSkillEntry(attachment.server, skill, this.#skillLimits);
-    } catch (error) {
-      return {
-        attachment,
-        fate: failedFate(error, attachment, fetch.until.deadline, performance.now() - started),
-      };
-    }
-    return this.#fetchRead(attachment, access, context, skill);
-  }
-
-  #fetchRead(
-    attachment: ResolvedAttachment,
-    access: Extract<Access, { allowed: true }>,
-    context: TurnContext,
-    skill: Skill | undefined,
-  ): TurnItem | Promise<TurnItem> {
-    const { actor, fetch } = context;
-    // The listing as known now (shared per server; refreshed in the background, never waited
-    // for): it can spare the read altogether. Listings are kept per server, not per principal: a
-    // per-user server's is not consulted; nor is one the pipeline may not list.
-    const listed =
-      this.#servers.isPerUser(attachment.server) || !this.#mayList(attachment.server, context)
-        ? undefined
-        : this.#freshness?.listings.known(attachment.server, attachment.uri, actor);
-    const lastModified = listed?.annotations?.lastModified;
-    const annotationPriority = listed?.annotations?.priority;
-    const listedAs = describedByListing(attachment, lastModified, annotationPriority);
-    const described = skill
-      ? {
-          ...listedAs,
-          skillName: skill.frontmatter.name,
-          skillFrame: { name: skill.frontmatter.name, description: skill.frontmatter.description },
-        }
-      : listedAs;
-    const verdict =
-      listed &&
-      decideFromListing(
-        listed,
-        attachment.ignoreAudience === true,
-        Math.min(access.limits.maxBytes ?? Number.POSITIVE_INFINITY, this.#servers.maxReadBytes),
-      );
-    if (verdict) {
-      const fate = {
-        kind: 'skipped',
-        status: 'omitted',
-        reason: verdict.reason,
-        cache: 'bypass',
-        durationMs: 0,
-      } as const;
-      return { attachment: described, fate };
-    }
-    const fate = fetchAttachment(
-      described,
-      fetch,
-      skill
-        ? {
-            limits: access.limits,
-            verify: (read) =>
-              verifySkillFile(attachment.server, skill, read, attachment.uri, this.#skillLimits),
-          }
-        : // The decision itself carries the limits (the policy builds it once per grant).
-          access,
-    );
-    if (fate instanceof Promise) return fate.then((settled) => turnItem(described, settled));
-    return turnItem(described, fate);
-  }
-
-  /**
-   * Whether the turn's actor may list `server` (the listing then may spare a read): decided once
-   * per server and turn, not once per attachment.
-   */
-  #mayList(server: string, { actor, listable }: TurnContext): boolean {
-    let allowed = listable.get(server);
-    if (allowed === undefined) {
-      allowed = this.#policy.authorize({
-        pipelineId: actor.pipelineId,
-        agentId: actor.agentId,
-        server,
-        operation: 'list',
-      }).allowed;
-      listable.set(server, allowed);
-    }
-    return allowed;
-  }
 }
 
 /** ABORTED when the host aborted the turn: checked once its attachments are ready (or kept). */
@@ -518,6 +370,25 @@ function throwIfHostAborted(turn: Turn): void {
   if (turn.signal?.aborted) {
     throw new ContextError('ABORTED', 'the turn was aborted by the host', { value: turn.turnId });
   }
+}
+
+/** The trace's facts of the turn itself: who, when, how long, and what it spent. */
+function turnFacts(
+  turn: Turn,
+  startedAt: string,
+  started: number,
+  maxTokens: number,
+  context: TurnContext,
+): Omit<TurnFacts, 'items'> {
+  return {
+    turnId: turn.turnId ?? randomTurnId(),
+    pipelineId: turn.pipelineId,
+    ...(turn.conversationId !== undefined && { conversationId: turn.conversationId }),
+    startedAt,
+    durationMs: performance.now() - started,
+    budget: { maxTokens, usedTokens: context.usedTokens },
+    ...(context.instructions && { instructions: context.instructions }),
+  };
 }
 
 /** A turn after step 1, as #provide hands it to the steps that follow. */

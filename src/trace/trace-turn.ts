@@ -1,22 +1,20 @@
-import { mapItems } from '../map-items.js';
 import type { InjectionTrace } from '../types.js';
 import type { AttachmentFate, ComposedFacts, TracedAttachment } from './attachment-fate.js';
 import type { ChangeTracker } from './change-tracker.js';
 import { historyKeyOf } from './history-key.js';
 import { toTraceEntry } from './to-trace-entry.js';
 
-/** One attachment of the turn, with its fate. */
+/** One attachment of the turn, with its fate and what the budget made of it (none where it never reached the budget). */
 export interface TracedItem {
   readonly attachment: TracedAttachment;
   readonly fate: AttachmentFate;
+  readonly composed: ComposedFacts | undefined;
 }
 
 /** The turn's own facts as the trace reports them, with its attachments still to be traced. */
 export type TurnFacts = Omit<InjectionTrace, 'entries'> & {
   /** Every attachment of the turn, in resolve order. */
   readonly items: readonly TracedItem[];
-  /** What the budget made of each item, in the items' order (undefined where it never reached the budget). */
-  readonly composition: readonly (ComposedFacts | undefined)[];
 };
 
 /**
@@ -34,8 +32,7 @@ export function traceTurn(facts: TurnFacts, changes: ChangeTracker): InjectionTr
     durationMs: facts.durationMs,
     budget: facts.budget,
     entries: Object.freeze(
-      mapItems(facts.items, ({ attachment, fate }, index) => {
-        const composed = facts.composition[index];
+      facts.items.map(({ attachment, fate, composed }) => {
         const injected =
           fate.kind === 'ready' && composed !== undefined && composed.decision.fate !== 'omitted';
         const change = injected

@@ -9,7 +9,8 @@ import { inSpan, type Telemetry, type TelemetrySpan } from './telemetry.js';
  */
 export class TurnSpans {
   readonly #telemetry: Telemetry | undefined;
-  #attachments: (TelemetrySpan | undefined)[] = [];
+  /** Each attachment's span, by its target (a turn has one attachment per server and URI). */
+  readonly #attachments = new Map<string, TelemetrySpan | undefined>();
 
   /** The spans of a turn nobody records: every method a direct call, nothing kept (shared). */
   static readonly unrecorded = new TurnSpans(undefined);
@@ -31,24 +32,31 @@ export class TurnSpans {
   openAttachments(attachments: readonly { server: string; uri: string; scope: ScopeKind }[]): void {
     const telemetry = this.#telemetry;
     if (!telemetry) return;
-    this.#attachments = attachments.map((attachment) =>
-      telemetry.startSpan('mcp-context attachment', {
+    for (const attachment of attachments) {
+      const span = telemetry.startSpan('mcp-context attachment', {
         'mcp_context.server': attachment.server,
         'mcp.resource.uri': attachment.uri,
         'mcp_context.scope': attachment.scope,
-      }),
-    );
+      });
+      this.#attachments.set(targetKey(attachment), span);
+    }
   }
 
   /**
-   * Runs `run(input)` inside attachment `index`'s span, in a child span `name` when one is given.
+   * Runs `run(input)` inside `attachment`'s span, in a child span `name` when one is given.
    * The step takes its attachment as an argument, so a turn passes one function for all of them:
    * without a span (no recording telemetry) nothing is made per attachment.
    */
-  inAttachment<Input, T>(index: number, name: string | undefined, run: (input: Input) => T, input: Input): T {
+  inAttachment<Input, T>(
+    attachment: Target,
+    name: string | undefined,
+    run: (input: Input) => T,
+    input: Input,
+  ): T {
     const telemetry = this.#telemetry;
-    const parent = this.#attachments[index];
-    if (!telemetry || !parent) return run(input);
+    if (!telemetry) return run(input);
+    const parent = this.#attachments.get(targetKey(attachment));
+    if (!parent) return run(input);
     return telemetry.withSpan(parent, () => {
       const span = name === undefined ? undefined : telemetry.startSpan(`mcp-context ${name}`);
       if (!span) return run(input);
@@ -60,18 +68,27 @@ export class TurnSpans {
     });
   }
 
-  /** Sets each attachment's fate from its trace entry (same order) and ends its span. */
+  /** Sets each attachment's fate from its trace entry and ends its span. */
   closeAttachments(entries: readonly TraceEntry[]): void {
     if (!this.#telemetry) return;
-    this.#attachments.forEach((span, index) => {
-      const entry = entries[index];
-      if (!span || !entry) return;
+    for (const entry of entries) {
+      const span = this.#attachments.get(targetKey(entry));
+      if (!span) continue;
       span.setAttributes(entryAttributes(entry));
       if (entry.error) span.recordError(entry.error);
       span.end();
-    });
-    this.#attachments = [];
+    }
+    this.#attachments.clear();
   }
+}
+
+interface Target {
+  readonly server: string;
+  readonly uri: string;
+}
+
+function targetKey({ server, uri }: Target): string {
+  return JSON.stringify([server, uri]);
 }
 
 /** The turn span's own attributes (GenAI semantic conventions where one fits: `gen_ai.conversation.id`). */

@@ -1,20 +1,27 @@
-import type { ResolvedAttachment } from '../attachments/resolve-turn-attachments.js';
-import type { FetchedAttachment } from '../cache/fetch-attachment.js';
 import { ContextError } from '../errors.js';
-import type { AccessDecision, AccessRequest, Principal } from '../policy/access-request.js';
-import type { PolicyBoundServers } from '../policy/policy-bound-servers.js';
+import type { AttachmentFate } from '../trace/attachment-fate.js';
+import type { AccessDecision, AccessRequest, Principal } from './access-request.js';
+import type { PolicyBoundServers } from './policy-bound-servers.js';
+
+/** What the authorize step reads of an attachment: its target, and why it did not resolve, if it did not. */
+export interface ReadTarget {
+  readonly server: string;
+  readonly uri: string;
+  readonly error?: ContextError;
+  /** A skill (its entry is asked for before its file is read). */
+  readonly skill?: unknown;
+}
+
+/** A fate decided before any read: denied, or an error. */
+export type RefusedFate = Extract<AttachmentFate, { kind: 'failed' }>;
 
 /** An attachment's authorization: allowed with the binding's limits, or already decided. */
 export type Access =
   | Extract<AccessDecision, { allowed: true }>
-  | { readonly allowed: false; readonly fate: Extract<FetchedAttachment, { kind: 'failed' }> };
+  | { readonly allowed: false; readonly fate: RefusedFate };
 
 /** A read of one attachment, decided once through the view (a denial is audited there). */
-export function authorizeRead(
-  view: PolicyBoundServers,
-  actor: Principal,
-  attachment: ResolvedAttachment,
-): Access {
+export function authorizeRead(view: PolicyBoundServers, actor: Principal, attachment: ReadTarget): Access {
   if (attachment.error) {
     return {
       allowed: false,
@@ -35,9 +42,9 @@ export function authorizeRead(
 // The read request of each frozen attachment (a stored pin resolves to the same frozen object
 // every turn), made for its actor: a warm turn authorizes without copies. An attachment built for
 // one turn gets a request built for it, and nothing is kept for it.
-const readRequests = new WeakMap<ResolvedAttachment, AccessRequest>();
+const readRequests = new WeakMap<ReadTarget, AccessRequest>();
 
-function readRequestOf(actor: Principal, attachment: ResolvedAttachment): AccessRequest {
+function readRequestOf(actor: Principal, attachment: ReadTarget): AccessRequest {
   const frozen = Object.isFrozen(attachment);
   const kept = frozen ? readRequests.get(attachment) : undefined;
   if (kept && kept.pipelineId === actor.pipelineId && kept.agentId === actor.agentId) return kept;

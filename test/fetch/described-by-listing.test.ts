@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ResolvedAttachment } from '../../src/attachments/resolve-turn-attachments.js';
-import { describedByListing } from '../../src/provider/described-by-listing.js';
+import { describedByListing } from '../../src/fetch/described-by-listing.js';
 
 const attachment: ResolvedAttachment = Object.freeze({
   scope: 'pipeline',

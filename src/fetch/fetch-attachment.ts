@@ -1,4 +1,7 @@
 import type { ComposableAttachment } from '../budget/composable-attachment.js';
+import type { CachedContent, CacheRead, ContentCache, ReadRequest } from '../cache/content-cache.js';
+import type { DerivedCache } from '../cache/derived-cache.js';
+import { measureContents } from '../cache/measure-contents.js';
 import type { ConvertedResource } from '../convert/convert-contents.js';
 import type { ConverterRegistry } from '../convert/converter-registry.js';
 import { type Prepared, type PrepareTarget, prepareAttachment } from '../convert/prepare-attachment.js';
@@ -12,9 +15,6 @@ import type { AttachmentFate } from '../trace/attachment-fate.js';
 import { inSpan, type Telemetry } from '../trace/telemetry.js';
 import type { CacheStatus } from '../types.js';
 import type { Writable } from '../writable.js';
-import type { CachedContent, CacheRead, ContentCache, ReadRequest } from './content-cache.js';
-import type { DerivedCache } from './derived-cache.js';
-import { measureContents } from './measure-contents.js';
 
 /** What the fetch step reads: a resolved, authorized attachment. */
 export interface FetchTarget extends PrepareTarget {

@@ -1,6 +1,6 @@
 import type { ResolvedAttachment } from '../attachments/resolve-turn-attachments.js';
-import type { FetchedAttachment } from '../cache/fetch-attachment.js';
 import { ContextError } from '../errors.js';
+import type { FetchedAttachment } from './fetch-attachment.js';
 
 /** A skill's entry that could not be had or is refused: an error (or timeout) for the trace. */
 export function failedFate(

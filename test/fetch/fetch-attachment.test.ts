@@ -1,11 +1,11 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { type CachedContent, ContentCache } from '../../src/cache/content-cache.js';
 import { DerivedCache } from '../../src/cache/derived-cache.js';
-import { type FetchContext, fetchAttachment } from '../../src/cache/fetch-attachment.js';
 import type { SharedTier } from '../../src/cache/shared-tier.js';
 import { ConverterRegistry } from '../../src/convert/converter-registry.js';
 import { plainTextConverter } from '../../src/convert/converters/plain-text-converter.js';
 import { ContextError } from '../../src/errors.js';
+import { type FetchContext, fetchAttachment } from '../../src/fetch/fetch-attachment.js';
 import { McpServerRegistry, type ReadOptions } from '../../src/mcp/mcp-server-registry.js';
 import type { Telemetry } from '../../src/trace/telemetry.js';
 import { startControlledServer } from '../support/controlled-server.js';
