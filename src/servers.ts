@@ -29,7 +29,12 @@ export type {
 } from './mcp/mcp-server-registry.js';
 export type { ReconnectOptions } from './mcp/reconnect-schedule.js';
 export type { McpServerConfig } from './mcp/server-config.js';
-export type { ConnectionState, ElicitationHandler, ElicitationRequest } from './mcp/server-connection.js';
+export type {
+  ConnectionState,
+  ElicitationHandler,
+  ElicitationRequest,
+  ElicitResult,
+} from './mcp/server-connection.js';
 export { skillsExtensionId } from './mcp/skill-schemas.js';
 export type {
   AccessBinding,

@@ -115,6 +115,7 @@ const publicApi: Record<string, readonly string[]> = {
     'CompleteRequest',
     'Completion',
     'ConnectionState',
+    'ElicitResult',
     'ElicitationHandler',
     'ElicitationRequest',
     'EndpointPolicy',

@@ -75,10 +75,19 @@ export interface ConnectionOptions {
 export interface ElicitationRequest {
   readonly server: string;
   readonly principal?: string;
+  /** The request as the server sent it (form mode): `message` and `requestedSchema`. */
   readonly params: ElicitRequest['params'];
+  /** Aborted when the server cancels the request or its session ends: stop asking the user. */
   readonly signal: AbortSignal;
 }
 
+/** The user's answer (the SDK's type): `{ action: 'accept', content }`, `{ action: 'decline' }` or `{ action: 'cancel' }`. */
+export type { ElicitResult };
+
+/**
+ * Answers a server's elicitation. A rejection reaches the server as a JSON-RPC error; form
+ * defaults fill what an accepted `content` leaves out (SEP-1034).
+ */
 export type ElicitationHandler = (request: ElicitationRequest) => Promise<ElicitResult>;
 
 /** Failures that already say exactly what went wrong; not wrapped as CONNECT_FAILED. */

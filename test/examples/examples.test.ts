@@ -36,3 +36,22 @@ describe('the README examples, against the bundled fixture and a stub model', ()
     expect(output).toContain('gitnexus://repo/acme-shop/context  injected');
   });
 });
+
+describe('the config-file example', () => {
+  it('builds the registry, policy and provider from a loaded mcp-context.json and injects the pin', async () => {
+    const output = await runExample('from-config-file.ts');
+    expect(output).toContain('servers: gitnexus; budget 4000 tokens');
+    expect(output).toMatch(/gitnexus:\/\/repos {2}injected {2}\d+ tokens/);
+  });
+});
+
+describe('the hosted authorization example', () => {
+  it('authorizes on AUTH_REQUIRED and repeats: a registry read, then a turn asked again', async () => {
+    const output = await runExample('hosted-authorization.ts');
+    expect(output.split('\n').filter(Boolean)).toEqual([
+      'ada read: "notes of ada"',
+      "bob's turn 1: notes needs authorization",
+      "bob's turn: private://notes  injected",
+    ]);
+  });
+});
