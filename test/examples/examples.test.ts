@@ -1,8 +1,11 @@
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
+import { startTestService } from '../service/support/start-test-service.js';
+import { missing, pythonPath } from '../support/services.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const run = promisify(execFile);
@@ -55,3 +58,74 @@ describe('the hosted authorization example', () => {
     ]);
   });
 });
+
+/** examples/python-host.py as a reader runs it (`python3 examples/python-host.py [--url …]`). */
+async function runPythonHost(args: string[], environment: NodeJS.ProcessEnv = {}): Promise<string> {
+  const { stdout } = await run(pythonPath, [join('examples', 'python-host.py'), ...args], {
+    cwd: root,
+    // The CLI this run built, for the serve it starts without --url.
+    env: {
+      ...process.env,
+      MCP_CONTEXT_CLI: inject('cliEntry'),
+      MCP_CONTEXT_NODE: process.execPath,
+      ...environment,
+    },
+    timeout: 120_000,
+  });
+  return stdout;
+}
+
+/** Both turns' stub answers and fates: the pinned context on each turn, the attached list on the second only. */
+function expectTwoTurns(output: string): void {
+  const answers = output.split('\n').filter((line) => line.startsWith('(stub model)'));
+  expect(answers, output).toHaveLength(2);
+  expect(answers[0]).toMatch(
+    /^\(stub model\) 1 resources in \d{4,} characters of context; asked: why does checkout fail\?$/,
+  );
+  expect(answers[1]).toMatch(
+    /^\(stub model\) 2 resources in \d{4,} characters of context; asked: which modules are involved\?$/,
+  );
+  expect(output).toMatch(
+    /pinned gitnexus:\/\/repo\/\{name\}\/context \(name=acme-shop\) to conversation python-host-/,
+  );
+  expect(
+    output.match(/gitnexus:\/\/repo\/acme-shop\/context {2}injected {2}\d+ tokens \(conversation\)/g),
+  ).toHaveLength(2);
+  expect(output.match(/gitnexus:\/\/repos {2}injected {2}\d+ tokens \(message\)/g)).toHaveLength(1);
+  // The OpenAI-format list: the system prompt, the context, then the conversation so far.
+  expect(output).toContain('sent 3 messages: system, user, user');
+  expect(output).toContain('sent 5 messages: system, user, user, assistant, user');
+}
+
+describe.skipIf(missing('python-client'))(
+  'examples/python-host.py, a Python chat host on mcp-context serve',
+  () => {
+    it('starts a serve on the GitNexus fixture, pins the repo context to its conversation, and sends it on both turns', async () => {
+      const output = await runPythonHost([]);
+      expect(output).toMatch(
+        /^started mcp-context serve at http:\/\/127\.0\.0\.1:\d+ on the GitNexus fixture$/m,
+      );
+      expect(output).toContain('server gitnexus: ');
+      expectTwoTurns(output);
+    });
+
+    it('uses a running serve with --url and its key from --key-env, and removes its pin at the end', async () => {
+      const key = randomBytes(16).toString('hex');
+      const { url, request } = await startTestService({
+        config: {
+          service: { tenants: [{ id: 'example', keyEnv: 'EXAMPLE_SERVICE_KEY', pipelines: ['support'] }] },
+        },
+        environment: { EXAMPLE_SERVICE_KEY: key },
+      });
+      const output = await runPythonHost(['--url', url, '--key-env', 'EXAMPLE_SERVICE_KEY'], {
+        EXAMPLE_SERVICE_KEY: key,
+      });
+      expect(output).not.toContain('started mcp-context serve');
+      expect(output).toContain('server gitnexus: ');
+      expectTwoTurns(output);
+      const conversation = /to conversation (python-host-\w+)/.exec(output)?.[1] ?? '';
+      const pins = await request('GET', `/v1/pins?conversationId=${conversation}`, { key });
+      expect(pins.json).toEqual({ pins: [] });
+    });
+  },
+);
