@@ -27,20 +27,26 @@ def test_the_trace_stream_carries_each_answered_turn(client: ContextClient) -> N
     # The stream is open once the service has answered its headers; a turn before then is not on it.
     deadline = time.monotonic() + 20
     seen: List[InjectionTrace] = []
-    turn_id = None
+    sent: List[str] = []
     while time.monotonic() < deadline and listener.is_alive():
-        turn_id = client.provide(
+        turn = client.provide(
             conversation_id=conversation, attachments=[{"server": "gitnexus", "uri": "gitnexus://repos"}]
-        )["trace"]["turnId"]
+        )
+        sent.append(turn["trace"]["turnId"])
         try:
             seen.append(received.get(timeout=1))
         except queue.Empty:
             continue
     listener.join(timeout=5)
+    while not received.empty():
+        seen.append(received.get())
     mine = [trace for trace in seen if trace.get("conversationId") == conversation]
     assert mine, f"no trace of conversation {conversation} within 20 s (saw {len(seen)})"
-    assert mine[-1]["turnId"] == turn_id
-    assert [entry["uri"] for entry in mine[-1]["entries"]] == ["gitnexus://repos"]
+    # The streamed trace is one of the turns answered (a turn sent before the stream opened is not on it).
+    assert mine[0]["turnId"] in sent
+    assert mine[0]["pipelineId"] == "support"
+    assert [entry["uri"] for entry in mine[0]["entries"]] == ["gitnexus://repos"]
+    assert mine[0]["entries"][0]["status"] == "injected"
 
 
 def test_health_readiness_metrics_and_the_contract(client: ContextClient) -> None:
