@@ -1,6 +1,7 @@
 """A typed Python client of ``mcp-context serve``: pinned, budgeted, traced MCP context for a host
 in any language (docs/service.md in the mcp-resource-context repository)."""
 
+from .async_client import AsyncContextClient
 from .client import UNSET, ContextClient
 from .errors import ContextConnectionError, ContextServiceError
 from .process import ServeProcess, start_serve
@@ -35,6 +36,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "UNSET",
+    "AsyncContextClient",
     "Attachment",
     "Budget",
     "Completion",

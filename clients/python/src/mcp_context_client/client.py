@@ -111,24 +111,18 @@ class ContextClient:
         ``"text"``, ``"openai"`` (messages for chat completions) and ``"anthropic"`` (content
         blocks with ``cache_control``).
         """
-        message: Dict[str, Any] = {}
-        if text is not None:
-            message["text"] = text
-        if attachments is not None:
-            message["attachments"] = list(attachments)
-        body = _compact(
-            {
-                "pipelineId": self._pipeline(pipeline_id),
-                "agentId": agent_id,
-                "conversationId": conversation_id,
-                "principal": principal,
-                "turnId": turn_id,
-                "message": message or None,
-                "model": model,
-                "budget": budget,
-                "bypassCache": bypass_cache,
-                "format": None if format is None else list(format),
-            }
+        body = _provide_body(
+            self._pipeline(pipeline_id),
+            conversation_id,
+            text,
+            attachments,
+            format,
+            agent_id,
+            principal,
+            turn_id,
+            model,
+            budget,
+            bypass_cache,
         )
         return cast(ProvideResult, self._request("POST", "/v1/provide", body=body))
 
@@ -158,19 +152,17 @@ class ContextClient:
     ) -> Pin:
         """Pins ``uri`` (or ``template`` with ``arguments``) of ``server`` to a pipeline or a
         conversation; pinning the same target again updates that pin."""
-        body = _compact(
-            {
-                "scope": _scope(pipeline_id, conversation_id),
-                "server": server,
-                "uri": uri,
-                "template": template,
-                "arguments": arguments,
-                "priority": priority,
-                "maxTokens": max_tokens,
-                "bypassCache": bypass_cache,
-                "ignoreAudience": ignore_audience,
-                "skill": skill,
-            }
+        body = _add_pin_body(
+            _scope(pipeline_id, conversation_id),
+            server,
+            uri,
+            template,
+            arguments,
+            priority,
+            max_tokens,
+            bypass_cache,
+            ignore_audience,
+            skill,
         )
         return cast(Pin, self._request("POST", "/v1/pins", body=body)["pin"])
 
@@ -188,15 +180,9 @@ class ContextClient:
     ) -> Pin:
         """Changes a pin of the scope named; a field left out stays, ``None`` clears
         ``priority`` or ``max_tokens``."""
-        fields = {
-            "priority": priority,
-            "maxTokens": max_tokens,
-            "bypassCache": bypass_cache,
-            "ignoreAudience": ignore_audience,
-            "skill": skill,
-        }
-        body: Dict[str, Any] = {"scope": _scope(pipeline_id, conversation_id)}
-        body.update({name: value for name, value in fields.items() if value is not UNSET})
+        body = _update_pin_body(
+            _scope(pipeline_id, conversation_id), priority, max_tokens, bypass_cache, ignore_audience, skill
+        )
         return cast(Pin, self._request("PATCH", f"/v1/pins/{_segment(pin_id)}", body=body)["pin"])
 
     def remove_pin(
@@ -308,17 +294,7 @@ class ContextClient:
         start like ``value``; ``context`` holds the arguments already chosen. A server without
         the completions capability is 422 ``CAPABILITY_MISSING``."""
         body = self._on_behalf(pipeline_id, agent_id, principal)
-        body.update(
-            _compact(
-                {
-                    "template": template,
-                    "prompt": prompt,
-                    "argument": argument,
-                    "value": value,
-                    "context": None if context is None else dict(context),
-                }
-            )
-        )
+        body.update(_complete_fields(template, prompt, argument, value, context))
         return cast(Completion, self._request("POST", f"/v1/servers/{_segment(server)}/complete", body=body))
 
     # --- Traces, health, metrics ---
@@ -338,22 +314,11 @@ class ContextClient:
                 if response.status_code != 200:
                     response.read()
                     raise _error_of(response)
-                event = "message"
-                data: List[str] = []
+                parser = _SseParser()
                 for line in response.iter_lines():
-                    if line == "":
-                        if event == "trace" and data:
-                            yield cast(InjectionTrace, json.loads("\n".join(data)))
-                        event, data = "message", []
-                    elif line.startswith(":"):
-                        continue
-                    else:
-                        name, _, rest = line.partition(":")
-                        rest = rest[1:] if rest.startswith(" ") else rest
-                        if name == "event":
-                            event = rest
-                        elif name == "data":
-                            data.append(rest)
+                    trace = parser.feed(line)
+                    if trace is not None:
+                        yield trace
         except httpx.TransportError as error:
             raise _connection_error(error) from error
 
@@ -435,14 +400,139 @@ class ContextClient:
         accept: Sequence[int] = (200,),
     ) -> Any:
         response = self._send(method, path, params=params, body=body)
-        if response.status_code not in accept:
-            raise _error_of(response)
-        try:
-            return response.json()
-        except ValueError:
-            kind = response.headers.get("content-type", "no content type")
-            message = f"{method} {path}: the answer is not JSON ({kind})"
-            raise ContextServiceError("UNEXPECTED_RESPONSE", response.status_code, message) from None
+        return _decode(response, method, path, accept)
+
+
+def _provide_body(
+    pipeline_id: str,
+    conversation_id: Optional[str],
+    text: Optional[str],
+    attachments: Optional[Sequence[Attachment]],
+    format: Optional[Sequence[Format]],
+    agent_id: Optional[str],
+    principal: Optional[str],
+    turn_id: Optional[str],
+    model: Optional[ModelCapabilities],
+    budget: Optional[Budget],
+    bypass_cache: Optional[bool],
+) -> Dict[str, Any]:
+    message: Dict[str, Any] = {}
+    if text is not None:
+        message["text"] = text
+    if attachments is not None:
+        message["attachments"] = list(attachments)
+    return _compact(
+        {
+            "pipelineId": pipeline_id,
+            "agentId": agent_id,
+            "conversationId": conversation_id,
+            "principal": principal,
+            "turnId": turn_id,
+            "message": message or None,
+            "model": model,
+            "budget": budget,
+            "bypassCache": bypass_cache,
+            "format": None if format is None else list(format),
+        }
+    )
+
+
+def _add_pin_body(
+    scope: Scope,
+    server: str,
+    uri: Optional[str],
+    template: Optional[str],
+    arguments: Optional[TemplateArguments],
+    priority: Optional[int],
+    max_tokens: Optional[int],
+    bypass_cache: Optional[bool],
+    ignore_audience: Optional[bool],
+    skill: Optional[bool],
+) -> Dict[str, Any]:
+    return _compact(
+        {
+            "scope": scope,
+            "server": server,
+            "uri": uri,
+            "template": template,
+            "arguments": arguments,
+            "priority": priority,
+            "maxTokens": max_tokens,
+            "bypassCache": bypass_cache,
+            "ignoreAudience": ignore_audience,
+            "skill": skill,
+        }
+    )
+
+
+def _update_pin_body(
+    scope: Scope, priority: Any, max_tokens: Any, bypass_cache: Any, ignore_audience: Any, skill: Any
+) -> Dict[str, Any]:
+    """The fields given (``None`` sent as null: it clears); the ones left UNSET stay as they are."""
+    fields = {
+        "priority": priority,
+        "maxTokens": max_tokens,
+        "bypassCache": bypass_cache,
+        "ignoreAudience": ignore_audience,
+        "skill": skill,
+    }
+    body: Dict[str, Any] = {"scope": scope}
+    body.update({name: value for name, value in fields.items() if value is not UNSET})
+    return body
+
+
+def _complete_fields(
+    template: Optional[str],
+    prompt: Optional[str],
+    argument: str,
+    value: str,
+    context: Optional[Mapping[str, str]],
+) -> Dict[str, Any]:
+    return _compact(
+        {
+            "template": template,
+            "prompt": prompt,
+            "argument": argument,
+            "value": value,
+            "context": None if context is None else dict(context),
+        }
+    )
+
+
+class _SseParser:
+    """Server-sent events, line by line: the ``trace`` events' data, parsed."""
+
+    def __init__(self) -> None:
+        self._event = "message"
+        self._data: List[str] = []
+
+    def feed(self, line: str) -> Optional[InjectionTrace]:
+        if line == "":
+            event, data = self._event, self._data
+            self._event, self._data = "message", []
+            if event == "trace" and data:
+                return cast(InjectionTrace, json.loads("\n".join(data)))
+            return None
+        if line.startswith(":"):
+            return None
+        name, _, rest = line.partition(":")
+        rest = rest[1:] if rest.startswith(" ") else rest
+        if name == "event":
+            self._event = rest
+        elif name == "data":
+            self._data.append(rest)
+        return None
+
+
+def _decode(response: httpx.Response, method: str, path: str, accept: Sequence[int]) -> Any:
+    if response.status_code not in accept:
+        raise _error_of(response)
+    try:
+        return response.json()
+    except ValueError:
+        kind = response.headers.get("content-type", "no content type")
+        message = f"{method} {path}: the answer is not JSON ({kind})"
+        raise ContextServiceError("UNEXPECTED_RESPONSE", response.status_code, message) from None
 
 
 def _compact(fields: Mapping[str, Any]) -> Dict[str, Any]:
