@@ -2,7 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { type OAuthServerOptions, startOAuthServer, testUserHeader } from '../../fixtures/index.js';
+import {
+  type OAuthServer,
+  type OAuthServerOptions,
+  startOAuthServer,
+  testUserHeader,
+} from '../../fixtures/index.js';
 import { credentialFileOAuthStore } from '../../src/credentials/credential-file-oauth-store.js';
 import { generateCredentialKey } from '../../src/credentials/credential-key.js';
 import { openCredentialFile } from '../../src/credentials/encrypted-credential-file.js';
@@ -193,6 +198,50 @@ describe('OAuth authorization code (MCP authorization spec) through the SDK auth
     expect(server.log.authorizations).toHaveLength(1);
     const file = await openCredentialFile(path, { key });
     expect(file.names).toContain('oauth/notes/-/tokens');
+  });
+});
+
+describe('which client identity is used (pre-registered, then a stored one, then CIMD, then registration)', () => {
+  const metadataUrl = 'https://host.example/oauth/client.json';
+
+  /** Authorizes once with `auth` and answers the client_id the authorization request carried. */
+  async function clientIdUsed(server: OAuthServer, auth: Record<string, unknown>): Promise<string | null> {
+    let clientId: string | null = null;
+    const servers = new McpServerRegistry({
+      mcpServers: { notes: { type: 'http', url: server.url, auth: { type: 'oauth', ...auth } } },
+      reconnect: false,
+      authorizer: {
+        redirectUrl,
+        store: new MemoryOAuthStore(),
+        authorize: (request) => {
+          clientId = request.url.searchParams.get('client_id');
+          return signIn(request, 'ada');
+        },
+      },
+    });
+    onTestFinished(() => servers.close());
+    await servers.listResources('notes');
+    return clientId;
+  }
+
+  it('a configured clientId wins over clientMetadataUrl, even where the authorization server takes CIMD', async () => {
+    const server = await setUp({ clientIdMetadataDocuments: true });
+    expect(await clientIdUsed(server, { clientId: 'pre-registered', clientMetadataUrl: metadataUrl })).toBe(
+      'pre-registered',
+    );
+    expect(server.log.registrations).toBe(0);
+  });
+
+  it('clientMetadataUrl is the client id where the authorization server supports CIMD; nothing is registered', async () => {
+    const server = await setUp({ clientIdMetadataDocuments: true });
+    expect(await clientIdUsed(server, { clientMetadataUrl: metadataUrl })).toBe(metadataUrl);
+    expect(server.log.registrations).toBe(0);
+  });
+
+  it('where it does not, the client registers dynamically despite clientMetadataUrl', async () => {
+    const server = await setUp();
+    expect(await clientIdUsed(server, { clientMetadataUrl: metadataUrl })).toMatch(/^client-/);
+    expect(server.log.registrations).toBe(1);
   });
 });
 
