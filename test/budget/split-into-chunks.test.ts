@@ -80,3 +80,25 @@ describe('splitIntoChunks', () => {
     ]);
   });
 });
+
+describe('splitIntoChunks on megabytes without a newline or a space', () => {
+  it.each([
+    ['one letter', 'a'],
+    ['tabs', '\t'],
+    ['CJK', '漢'],
+  ])('cuts 4 million characters of %s into 1,200-character chunks in linear time', (_, unit) => {
+    // Found by the any-content property: each chunk searched for the next newline to the text's
+    // end and for the last space back to its start: 4 MB took 8 s here, 3 MB 30 s in a loaded turn.
+    const text = unit.repeat(4_000_000);
+    const started = performance.now();
+    const chunks = splitIntoChunks(text);
+    const elapsed = performance.now() - started;
+    expect(chunks).toHaveLength(3334);
+    expect(chunks.slice(0, 2)).toEqual([
+      { start: 0, end: 1200 },
+      { start: 1200, end: 2400 },
+    ]);
+    // Linear: tens of milliseconds here; the quadratic search took tens of seconds.
+    expect(elapsed).toBeLessThan(2_000);
+  });
+});

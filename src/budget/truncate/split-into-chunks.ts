@@ -17,8 +17,11 @@ export function splitIntoChunks(text: string, from = 0): TextChunk[] {
   const chunks: TextChunk[] = [];
   let start = from;
   let position = from;
+  // The next line end at or after `position`, found once: searched again from each chunk of a
+  // long line, a text without newlines was scanned to its end once per chunk (5 MB: seconds).
+  let newline = text.indexOf('\n', from);
   while (position < text.length) {
-    const newline = text.indexOf('\n', position);
+    if (newline !== -1 && newline < position) newline = text.indexOf('\n', position);
     const lineEnd = newline === -1 ? text.length : newline + 1;
     if (lineEnd - start > maxChars) {
       if (position > start) {
@@ -45,9 +48,14 @@ export function splitIntoChunks(text: string, from = 0): TextChunk[] {
 
 // --- Internal helpers ---
 
+/**
+ * After the last space at or before `limit` when it lies past the middle of the chunk, else at
+ * `limit`. Only that far back is looked at (lastIndexOf would scan a line without spaces back
+ * to the text's start, once per chunk).
+ */
 function cutLongLine(text: string, start: number, limit: number): number {
-  const space = text.lastIndexOf(' ', limit);
-  if (space > start + maxChars / 2) return space + 1;
+  for (let space = limit; space > start + maxChars / 2; space--)
+    if (text.charCodeAt(space) === 0x20) return space + 1;
   const code = text.charCodeAt(limit - 1);
   return code >= 0xd800 && code <= 0xdbff ? limit + 1 : limit;
 }
