@@ -249,10 +249,10 @@ function lastPieceEnd(
 
 /**
  * Tokens of the text from `at` (from the end: up to `at`) on its own, as far as `wanted` tokens
- * need: first `size` characters, then as many more as the ratio seen says, each time encoded anew
- * (so at most about twice the characters the limit needs). Never more than the characters
- * `wanted + 1` tokens can hold: each token is at most maxTokenBytes bytes, so that much text has
- * more than `wanted` tokens whatever its tokens are.
+ * need: first `size` characters (at most minimumWindow), then as many more as the ratio seen
+ * says, each time encoded anew (so at most about twice the characters the limit needs). Never
+ * more than the characters `wanted + 1` tokens can hold: each token is at most maxTokenBytes
+ * bytes, so that much text has more than `wanted` tokens whatever its tokens are.
  */
 function encodeStandalone(
   text: string,
@@ -264,7 +264,9 @@ function encodeStandalone(
 ): { from: number; to: number; tokens: Uint32Array } {
   const available = fromEnd ? at : text.length - at;
   const most = Math.min(available, (Math.max(0, wanted) + 1) * maxTokenBytes);
-  let length = Math.min(most, Math.max(1, size));
+  // A first look of at most minimumWindow characters learns the ratio: a window sized at ~4
+  // characters a token reads four times what CJK needs (about 2 tokens a character).
+  let length = Math.min(most, Math.max(1, Math.min(size, minimumWindow)));
   for (;;) {
     const [from, to] = fromEnd ? [at - length, at] : [at, at + length];
     const tokens = encodeGuarded(text.slice(from, to), encoder);

@@ -42,4 +42,25 @@ describe('the cost of counting a share follows the share, not the body', () => {
     },
     60_000,
   );
+
+  it.each<BoundaryLessKind>(['cjk', 'emoji'])(
+    'an 8k-token share of 2 MB of %s reads about what 8k tokens hold, not a whole chunk',
+    async (kind) => {
+      // Two tokens a character (CJK) or one (emoji): a first look of 16,384 characters, sized at
+      // ~4 characters a token, counted 31,400 tokens of CJK (16,452 of emoji) for a share of 8,000.
+      const text = boundaryLessText(kind, twoMegabytes);
+      for (const from of ['start', 'end'] as const) {
+        let counted = 0;
+        const encoded = await charactersEncoded(async () => {
+          const share = await tokenizer.encodeWithin?.(text, 8000, from);
+          counted = share?.tokens.length ?? 0;
+        });
+        expect(counted).toBeGreaterThan(8000);
+        expect(counted).toBeLessThanOrEqual(1.25 * 8000);
+        // A first look of at most 1,024 characters, then the share: 8,000 CJK tokens are ~4,200.
+        expect(encoded).toBeLessThanOrEqual(1024 + 1.25 * (kind === 'cjk' ? 4200 : 8000));
+      }
+    },
+    60_000,
+  );
 });
