@@ -73,4 +73,9 @@ export interface ComposeOptions {
   readonly reserve?: Partial<Record<ScopeKind, number>>;
   /** Keeps counts, frame costs and renderings of unchanged content across turns. */
   readonly derived?: BudgetMemo;
+  /**
+   * When counting and rendering stop, on the `performance.now()` clock: an attachment whose own
+   * work would start later is left out with TURN_DEADLINE (see checkComposeStop).
+   */
+  readonly stopAt?: number;
 }

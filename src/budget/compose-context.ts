@@ -58,8 +58,9 @@ export async function composeContext(
   if (known && sameInputs(known, items, options.renderOrder))
     return { blocks: [...known.blocks], usedTokens: known.usedTokens, attachments: known.attachments };
   const composed = await composeAnew(items, tokenizer, options);
-  // A failure is not kept: the next turn tries again.
-  if (turnKey !== undefined && composed.attachments.every((attachment) => !attachment.failure)) {
+  // A failure is not kept, nor a composition the stop may have cut short: the next turn tries again.
+  const stopped = options.stopAt !== undefined && performance.now() >= options.stopAt;
+  if (turnKey !== undefined && !stopped && composed.attachments.every((attachment) => !attachment.failure)) {
     // One literal, every field in one order, arrays copied with their elements kind (slice, not
     // spread): every kept composition has one shape, and sameInputs stays optimized for it (a
     // spread copy of `composed` gave each provider's kept compositions a map of their own).
@@ -209,9 +210,11 @@ async function grow(
   failures: Map<number, ContextError>,
 ): Promise<Attempt> {
   let best = fitted;
+  const { stopAt } = context.options;
   for (let round = 0; round < maxGrowRounds; round++) {
     const slack = context.maxTokens - best.usedTokens;
-    if (slack <= 0) break;
+    // Growing is a nicety, not started past the stop.
+    if (slack <= 0 || (stopAt !== undefined && performance.now() >= stopAt)) break;
     const kept = attachments.map((attachment) => attachment.decision);
     let left = slack;
     for (const { attachment, decision, tokens } of best.rendered) {

@@ -4,6 +4,7 @@ import type { EscapedText } from '../render/escaped-text.js';
 import { frameResource } from '../render/frame-resource.js';
 import type { BlockProvenance, ModelCapabilities } from '../types.js';
 import { budgetFailure } from './budget-failure.js';
+import { checkComposeStop } from './check-compose-stop.js';
 import type { ComposableAttachment, ComposeOptions, FrameCost } from './composable-attachment.js';
 import { frameFactsKey } from './frame-facts-key.js';
 import { type BodyMeasure, measureBody } from './measure-body.js';
@@ -68,16 +69,18 @@ export async function planShares(
       return fallback;
     }
   };
-  let measured = await Promise.all(
-    attachments.map(async (attachment, index) => {
-      const ceiling = Math.max(0, Math.min(attachment.item.capTokens ?? available, available));
-      return {
-        ...attachment,
-        ceiling,
-        measure: await guarded(index, uncounted, () => firstMeasure(attachment, ceiling)),
-      };
-    }),
-  );
+  // One after the other, in budget rank: the stop (see checkComposeStop) keeps out those not yet
+  // counted, lowest ranks first. One that was counted is composed to the end: the rest of its
+  // work is bounded by its share, and it is never shown in part for want of time.
+  let measured: (AttachmentBody & { ceiling: number; measure: BodyMeasure })[] = [];
+  for (const [index, attachment] of attachments.entries()) {
+    const ceiling = Math.max(0, Math.min(attachment.item.capTokens ?? available, available));
+    const measure = await guarded(index, uncounted, () => {
+      checkComposeStop(options.stopAt, attachment.item);
+      return firstMeasure(attachment, ceiling);
+    });
+    measured.push({ ...attachment, ceiling, measure });
+  }
   // How far a body is counted first (see above).
   async function firstMeasure(attachment: AttachmentBody, ceiling: number): Promise<BodyMeasure> {
     if (options.strategy !== 'fair') return measureCached(attachment, ceiling, tokenizer, options);
@@ -125,14 +128,16 @@ export async function planShares(
       attachment.measure.estimated &&
       attachment.decision.fate === 'truncated' &&
       attachment.decision.contentTokens > attachment.measure.head.tokens.length;
-    if (!planned.some(short) || round === maxMeasureRounds) {
-      return planned.map(({ item, body, measure, cost, decision }) => ({
-        item,
-        body,
-        measure,
-        cost,
-        decision,
-      }));
+    // Past the stop nothing more is counted: a cut reaching past what was counted of its body is
+    // cut there instead (the share left over goes unused), so what follows is bounded by the counts.
+    const stopped = options.stopAt !== undefined && performance.now() >= options.stopAt;
+    if (!planned.some(short) || round === maxMeasureRounds || stopped) {
+      return planned.map((attachment) => {
+        const { item, body, measure, cost } = attachment;
+        const decision =
+          stopped && short(attachment) ? cutAtCounted(attachment, options.minTokens) : attachment.decision;
+        return { item, body, measure, cost, decision };
+      });
     }
     measured = await Promise.all(
       planned.map(async (attachment, index) => {
@@ -164,6 +169,10 @@ export function provenanceOf(
 // --- Internal helpers ---
 
 const omittedByPlan: BudgetDecision = { fate: 'omitted', reason: 'the budget plan gave it no share' };
+const omittedAtStop: BudgetDecision = {
+  fate: 'omitted',
+  reason: 'the turn deadline passed before enough of it was counted',
+};
 const failedInCounting: BudgetDecision = { fate: 'omitted', reason: 'its content could not be counted' };
 // What a failed attachment is planned with: nothing counted, nothing to pay.
 const uncounted: BodyMeasure = {
@@ -172,6 +181,16 @@ const uncounted: BodyMeasure = {
   head: { tokens: new Uint32Array(0), start: 0, end: 0, complete: true },
 };
 const noCost: Cost = { fullTokens: 0, truncatedOverheadTokens: 0, markerTokens: 0 };
+
+/** A cut of what was counted of a body, or its omission when that is less than a useful cut. */
+function cutAtCounted(
+  { measure, cost }: { readonly measure: BodyMeasure; readonly cost: Cost },
+  minTokens: number,
+): BudgetDecision {
+  const contentTokens = measure.head.tokens.length;
+  if (contentTokens < minTokens) return omittedAtStop;
+  return { fate: 'truncated', tokens: contentTokens + cost.truncatedOverheadTokens, contentTokens };
+}
 
 /** measureFrame, through the derived cache: a frame's cost depends only on what it names. */
 async function frameCostOf(

@@ -31,6 +31,7 @@ import type { ServerConnection } from './server-connection.js';
 import type { Completion } from './server-operations.js';
 import type { ServerPool } from './server-pool.js';
 import { getSkillResultSchema, type Skill, skillsExtensionId } from './skill-schemas.js';
+import { takeLoopTurn } from './take-loop-turn.js';
 
 /** The registry's bounds and telemetry that every request follows. */
 export interface OperationSettings {
@@ -310,7 +311,12 @@ export class RegistryOperations {
         run,
         uri,
       );
-      if (finish !== undefined) return finish(value, connection);
+      if (finish !== undefined) {
+        // A read's own CPU work (redacting, measuring, then the cache's hash and the turn's
+        // conversion) on a loop turn of its own: a turn's deadline can fire between two reads.
+        await takeLoopTurn();
+        return finish(value, connection);
+      }
       // Whatever a server sends can echo a credential it was given: listings, prompts, tool
       // results, instructions. A read is redacted by its `finish`, before its byte cap.
       return connection.redactor.redactValue(value).value as unknown as R;

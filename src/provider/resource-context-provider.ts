@@ -15,6 +15,7 @@ import { ContextError } from '../errors.js';
 import { fetchAttachments, type TurnFetch } from '../fetch/fetch-attachments.js';
 import { isReady, type ReadyAttachment } from '../fetch/turn-attachment.js';
 import type { McpServerRegistry } from '../mcp/mcp-server-registry.js';
+import { holdLoopTurns, releaseLoopTurns } from '../mcp/take-loop-turn.js';
 import { parseOptions } from '../options/parse-options.js';
 import { AccessPolicy } from '../policy/access-policy.js';
 import type { Principal } from '../policy/access-request.js';
@@ -226,9 +227,10 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
     // cut, frame and count within what is left. An attachment is its own budget rank.
     const ready = rankForBudget(attachments.filter(isReady), (one) => one.attachment);
     const instructions = await this.#instructions(ready, budget.maxTokens, spans);
-    const options = this.#composeOptions(turn, budget);
-    const context = await spans.step('budget', () =>
-      composeTurn(ready, this.#tokenizer, options, instructions),
+    const options = this.#composeOptions(turn, budget, deadline);
+    // Ahead of the CPU work of reads still arriving (those past the deadline fill the cache later).
+    const context = await ahead(() =>
+      spans.step('budget', () => composeTurn(ready, this.#tokenizer, options, instructions)),
     );
 
     // 7 trace
@@ -303,10 +305,18 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
     );
   }
 
-  /** The budget step's options for this turn (its budget, model and message; the derived cache). */
-  #composeOptions(turn: Turn, budget: ResolvedBudget): Omit<ComposeOptions, 'renderOrder'> {
+  /**
+   * The budget step's options for this turn (its budget, model and message; the derived cache;
+   * when it stops counting, see budgetGraceMs).
+   */
+  #composeOptions(
+    turn: Turn,
+    budget: ResolvedBudget,
+    deadline: TurnDeadline,
+  ): Omit<ComposeOptions, 'renderOrder'> {
     return {
       ...budget,
+      stopAt: deadline.composeBy,
       ...(turn.model !== undefined && { model: turn.model }),
       ...(turn.message?.text !== undefined && { query: turn.message.text }),
       ...(this.#freshness && { derived: this.#freshness.derived }),
@@ -362,6 +372,16 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
   #turnBudget(turn: Turn): ResolvedBudget {
     if (!turn.budget) return this.#budget;
     return { ...this.#budget, ...parseOptions(budgetOverrideSchema, turn.budget, 'turn.budget') };
+  }
+}
+
+/** `step` with no read's CPU work let in before it settles (see holdLoopTurns). */
+async function ahead<T>(step: () => Promise<T>): Promise<T> {
+  holdLoopTurns();
+  try {
+    return await step();
+  } finally {
+    releaseLoopTurns();
   }
 }
 

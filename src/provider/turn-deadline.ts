@@ -1,6 +1,13 @@
 import { setMaxListeners } from 'node:events';
 
 /**
+ * How long past the deadline the budget step may still count and render what was ready by it:
+ * a turn whose fetch took all of its time still composes what it got. Past it, what is not
+ * counted and rendered yet is left out (TURN_DEADLINE).
+ */
+export const budgetGraceMs = 100;
+
+/**
  * A turn's deadline and the signal its waits abort on. Both are made when something first asks
  * for them: a warm turn, whose every attachment is answered from the cache, waits on nothing and
  * makes neither a timer nor a signal (an AbortController, an `AbortSignal.any` and a timer per
@@ -12,6 +19,8 @@ export class TurnDeadline {
   readonly started: number;
   /** When the deadline falls, on the same clock. */
   readonly at: number;
+  /** When the budget step stops counting and rendering, on the same clock (see budgetGraceMs). */
+  readonly composeBy: number;
   readonly #ms: number;
   readonly #host: AbortSignal | undefined;
   #controller: AbortController | undefined;
@@ -23,6 +32,7 @@ export class TurnDeadline {
   constructor(ms: number, host: AbortSignal | undefined) {
     this.started = performance.now();
     this.at = this.started + ms;
+    this.composeBy = this.at + budgetGraceMs;
     this.#ms = ms;
     this.#host = host;
   }

@@ -62,7 +62,12 @@ function readyEntry(
 ): TraceEntry {
   const { converted } = fate;
   const failure = composed?.failure;
-  const status = failure ? 'error' : statusOf(fate, composed);
+  // Left out at the deadline while counting or rendering: a timeout, as one not read by then.
+  const status = failure
+    ? failure.code === 'TURN_DEADLINE'
+      ? 'timeout'
+      : 'error'
+    : statusOf(fate, composed);
   const omittedContents = composed?.omittedContents ?? converted.omittedContents;
   const entry: Writable<TraceEntry> = {
     scope: attachment.scope,

@@ -4,7 +4,7 @@ import { plainTextConverter } from '../../src/convert/converters/plain-text-conv
 import { TurnDeadline } from '../../src/provider/turn-deadline.js';
 import type { InjectionTrace } from '../../src/types.js';
 import { startControlledServer } from '../support/controlled-server.js';
-import { startProviderHarness } from '../support/provider-harness.js';
+import { sharedTokenizer, startProviderHarness } from '../support/provider-harness.js';
 import { silentMemoryServer } from '../support/silent-servers.js';
 
 const anHour = 3_600_000;
@@ -91,6 +91,91 @@ describe('the turn deadline bounds provide(), connecting included', () => {
       else expect(entry).toMatchObject({ status: 'timeout', error: { code: 'TURN_DEADLINE' } });
     }
   });
+});
+
+describe('the turn deadline bounds the CPU work of reads that answer together', () => {
+  it('40 reads of 5 MB answered at once with 25 ms conversions: the turn ends by the deadline, with the ones done and TURN_DEADLINE for the rest', async () => {
+    const size = 5 * 1024 * 1024;
+    const uris = Array.from({ length: 40 }, (_, index) => `doc://big/${index}`);
+    // Flat strings, as a transport's JSON.parse makes them.
+    const line = (index: number) => `doc ${index}: a plain line about checkout failures and retries.\n`;
+    const server = startControlledServer(
+      Object.fromEntries(
+        uris.map((uri, index) => [
+          uri,
+          [{ uri, mimeType: 'text/plain', text: Buffer.alloc(size, line(index)).toString('latin1') }],
+        ]),
+      ),
+    );
+    onTestFinished(async () => {
+      await server.close();
+    });
+    // Each conversion takes at least 25 ms: at most 20 fit in the 500 ms, so at least 20 reads
+    // are still to be measured, hashed and converted when the deadline falls, whatever the machine.
+    const conversions: string[] = [];
+    const converters = new ConverterRegistry().register({
+      ...plainTextConverter,
+      name: 'slow-plain-text',
+      convert: (input) => {
+        const at = performance.now();
+        conversions.push(input.uri);
+        while (performance.now() < at + 25);
+        return plainTextConverter.convert(input);
+      },
+    });
+    const { provider, attachments, servers } = await startProviderHarness('memory', {
+      extraServers: { docs: server.serverConfig },
+      registry: { requestTimeoutMs: anHour },
+      provider: { turnDeadlineMs: 500, readTimeoutMs: anHour, converters, budget: { maxTokens: 2000 } },
+    });
+    for (const uri of uris) await attachments.pin({ scope: { pipelineId: 'support' }, server: 'docs', uri });
+    // A host's session is open and its tokenizer warm (its first count builds the vocabulary).
+    await servers.listResources('docs');
+    await sharedTokenizer.count('warm');
+    const holds = uris.map((uri) => server.holdNextRead(uri));
+
+    const started = performance.now();
+    const turn = provider.provide({ pipelineId: 'support' });
+    await Promise.all(holds.map((hold) => hold.started));
+    for (const hold of holds) hold.release();
+    const { trace, blocks } = await turn;
+    const took = performance.now() - started;
+    // The turn did not wait for the reads it gave up on: their CPU work goes on after it
+    // (they fill the cache), where before all forty were measured and hashed first.
+    expect(provider.metrics?.readsInFlight).toBeGreaterThan(0);
+    const convertedByTheTurn = new Set(conversions);
+
+    // The deadline (500 ms), its 100 ms for the budget step, the read and the counting in progress
+    // (on this 2-core machine shared by a dozen processes: 570-780 ms; before, 1,150 ms and more).
+    expect(took).toBeLessThan(500 + 350);
+    const docs = trace.entries.filter((entry) => entry.server === 'docs');
+    expect(docs).toHaveLength(40);
+    expect(convertedByTheTurn.size).toBeGreaterThan(0);
+    expect(convertedByTheTurn.size).toBeLessThanOrEqual(21);
+    const injected = docs.filter((entry) => entry.status === 'truncated' || entry.status === 'injected');
+    expect(injected.length).toBeGreaterThan(0);
+    for (const entry of docs) {
+      if (entry.status === 'truncated' || entry.status === 'injected') {
+        expect(convertedByTheTurn.has(entry.uri)).toBe(true);
+      } else {
+        expect(entry).toMatchObject({ status: 'timeout', tokens: 0, error: { code: 'TURN_DEADLINE' } });
+      }
+    }
+    // What is shown is framed whole: every 5 MB body is cut, says so, and carries its marker.
+    const resources = blocks.filter((block) => block.kind === 'resource');
+    expect(resources.map((block) => block.provenance.uri).sort()).toEqual(
+      injected.map((entry) => entry.uri).sort(),
+    );
+    for (const block of resources) {
+      expect(block.provenance.truncated).toBe(true);
+      expect(block.text).toMatch(/\[truncated: /);
+    }
+    expect(trace.budget.usedTokens).toBeLessThanOrEqual(trace.budget.maxTokens);
+
+    // Nothing is converted for the turn after it ended; the reads it gave up on settle.
+    await vi.waitFor(() => expect(provider.metrics?.readsInFlight).toBe(0), { timeout: 20_000 });
+    expect(conversions.length).toBe(convertedByTheTurn.size);
+  }, 60_000);
 });
 
 describe('the turn deadline ends with the turn', () => {
