@@ -87,8 +87,19 @@ describe('the turn deadline bounds provide(), connecting included', () => {
     expect(conversions.length).toBeLessThanOrEqual(10);
     const converted = new Set(conversions);
     for (const entry of docs) {
-      if (converted.has(entry.uri)) expect(entry.status).toBe('injected');
-      else expect(entry).toMatchObject({ status: 'timeout', error: { code: 'TURN_DEADLINE' } });
+      if (!converted.has(entry.uri)) {
+        expect(entry).toMatchObject({ status: 'timeout', error: { code: 'TURN_DEADLINE' } });
+      } else if (entry.status !== 'injected') {
+        // Converted in time, but not yet counted 100 ms past the deadline (a loaded machine).
+        expect(entry).toMatchObject({
+          status: 'timeout',
+          tokens: 0,
+          error: {
+            code: 'TURN_DEADLINE',
+            message: `${entry.uri} was not counted and rendered by the turn deadline`,
+          },
+        });
+      }
     }
   });
 });
