@@ -52,8 +52,13 @@ export class PolicyBoundServers implements ServerOperations {
     return this.#servers.status(server, options);
   }
 
+  /**
+   * The registry's statuses of the servers this principal may list. A per-user server's is its
+   * status as a whole (no principal's session): `status(name, { principal })` gives one's.
+   */
   statuses(): ServerStatus[] {
-    return this.serverNames.map((server) => this.#servers.status(server));
+    const visible = new Set(this.serverNames);
+    return this.#servers.statuses().filter((status) => visible.has(status.server));
   }
 
   async listResources(

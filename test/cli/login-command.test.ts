@@ -55,4 +55,21 @@ describe('mcp-context login / logout', () => {
     ]);
     expect(JSON.stringify(JSON.parse(after.stdout))).toContain('AUTH_REQUIRED');
   });
+
+  it('servers lists a per-user server without probing it (it has a session per principal, none for the operator)', async () => {
+    const server = await startOAuthServer();
+    onTestFinished(() => server.close());
+    const workspace = await startCliWorkspace();
+    workspace.writeConfig({
+      mcpServers: { mine: { type: 'http', url: server.url, auth: { type: 'oauth', perUser: true } } },
+    });
+    const env = { MCP_CONTEXT_CREDENTIAL_KEY: generateCredentialKey() };
+    const listed = await workspace.run(['servers', '--json'], { env });
+    expect(listed.stderr).toBe('');
+    expect(listed.code).toBe(0);
+    expect(JSON.parse(listed.stdout)).toEqual([
+      expect.objectContaining({ server: 'mine', state: 'idle', auth: 'oauth: per-user' }),
+    ]);
+    expect(server.log.requests).toEqual([]);
+  });
 });

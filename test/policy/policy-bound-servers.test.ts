@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { startGitNexusFixture } from '../../fixtures/index.js';
 import { MemoryAttachmentStore } from '../../src/attachments/memory-attachment-store.js';
+import { MemoryOAuthStore } from '../../src/credentials/memory-oauth-store.js';
 import { McpServerRegistry } from '../../src/mcp/mcp-server-registry.js';
 import { AccessPolicy } from '../../src/policy/access-policy.js';
 import { ResourceContextProvider } from '../../src/provider/resource-context-provider.js';
@@ -45,6 +46,24 @@ describe('a pipeline bound through AccessPolicy.bind', () => {
     await expect(ghost.getPrompt('gitnexus', 'detect_impact')).rejects.toMatchObject(denied);
     await expect(ghost.callTool('gitnexus', 'list_repos')).rejects.toMatchObject(denied);
     expect(fixture.sessionCount()).toBe(0);
+  });
+
+  it("statuses() lists the bound servers, a per-user one too (each principal's own is status(name, { principal }))", () => {
+    const servers = new McpServerRegistry({
+      mcpServers: {
+        mine: { type: 'http', url: 'http://127.0.0.1:1/mcp', auth: { type: 'oauth', perUser: true } },
+        other: { type: 'http', url: 'http://127.0.0.1:1/other' },
+      },
+      authorizer: { redirectUrl: 'http://127.0.0.1:1/callback', store: new MemoryOAuthStore() },
+      reconnect: false,
+    });
+    onTestFinished(() => servers.close());
+    const bound = new AccessPolicy({ bindings: { notes: { servers: ['mine'] } } }).bind(servers, {
+      pipelineId: 'notes',
+    });
+    expect(bound.statuses().map((status) => [status.server, status.state])).toEqual([['mine', 'idle']]);
+    expect(bound.status('mine', { principal: 'ada' })).toMatchObject({ server: 'mine', state: 'idle' });
+    expect(() => bound.status('mine')).toThrow(expect.objectContaining({ code: 'PRINCIPAL_REQUIRED' }));
   });
 
   it('lists only what its URI patterns admit, and denies reads of anything else', async () => {

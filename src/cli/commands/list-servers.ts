@@ -72,7 +72,10 @@ export const listServersCommand: CliCommand = {
       );
     }
     // A status check that finds a server down has found a failure: scripts can act on it.
-    return statuses.every((status) => status.state === 'connected') ? 0 : 1;
+    // A per-user server is idle for the operator: not probed, not down.
+    const up = (status: ServerReport) =>
+      status.state === 'connected' || (servers.isPerUser(status.server) && status.state === 'idle');
+    return statuses.every(up) ? 0 : 1;
   },
 };
 
@@ -83,6 +86,9 @@ export const listServersCommand: CliCommand = {
  * failures are not thrown: the registry records them as the status's last error.
  */
 async function probeServer(servers: McpServerRegistry, name: string): Promise<Omit<ServerReport, 'auth'>> {
+  // A per-user server has a session per principal and none for the operator: nothing to probe.
+  const whole = servers.statuses().find((status) => status.server === name);
+  if (servers.isPerUser(name) && whole !== undefined) return whole;
   let resourceTemplateCount: number | undefined;
   const capabilities = await servers.getServerCapabilities(name).catch(() => undefined);
   if (capabilities) {
