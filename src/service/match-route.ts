@@ -38,17 +38,36 @@ export function matchRoute(routes: readonly ServiceRoute[], method: string, path
 
 // --- Internal helpers ---
 
+/** A template's segments: a literal, or the name of a parameter (`{server}`). */
+type TemplatePart = { readonly literal: string } | { readonly parameter: string };
+
+/** Each template split once, not on every request. */
+const compiled = new Map<string, readonly TemplatePart[]>();
+
+function partsOf(template: string): readonly TemplatePart[] {
+  let parts = compiled.get(template);
+  if (parts === undefined) {
+    parts = template.split('/').map((part) => {
+      const name = /^\{(.+)\}$/.exec(part)?.[1];
+      return name === undefined ? { literal: part } : { parameter: name };
+    });
+    compiled.set(template, parts);
+  }
+  return parts;
+}
+
 function matchPath(template: string, segments: readonly string[]): Record<string, string> | undefined {
-  const parts = template.split('/');
+  const parts = partsOf(template);
   if (parts.length !== segments.length) return undefined;
+  // Literals first: most templates are ruled out without decoding anything.
+  for (const [index, part] of parts.entries()) {
+    if ('literal' in part && part.literal !== segments[index]) return undefined;
+  }
   const params: Record<string, string> = {};
   for (const [index, part] of parts.entries()) {
     const segment = segments[index] as string;
-    const name = /^\{(.+)\}$/.exec(part)?.[1];
-    if (name === undefined) {
-      if (part !== segment) return undefined;
-      continue;
-    }
+    if ('literal' in part) continue;
+    const name = part.parameter;
     if (segment === '') return undefined;
     try {
       params[name] = decodeURIComponent(segment);

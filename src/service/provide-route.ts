@@ -1,10 +1,12 @@
 import {
+  type ContextBlock,
   type InjectionTrace,
   renderText,
   type Turn,
   toAnthropicContent,
   toOpenAIMessages,
 } from '../index.js';
+import { frozenJson } from './frozen-json.js';
 import { provideRequestSchema } from './request-schemas.js';
 import { provideResponseSchema } from './response-schemas.js';
 import { defineRoute } from './service-route.js';
@@ -103,24 +105,32 @@ export const provideRoute = defineRoute({
     };
     const { blocks, trace } = await runtime.provider.provide(turn);
     const formats = new Set(body.format ?? []);
+    const rendered = formats.size > 0 && {
+      ...(formats.has('text') && { text: renderText(blocks) }),
+      ...(formats.has('openai') && { openai: toOpenAIMessages(blocks) }),
+      ...(formats.has('anthropic') && { anthropic: toAnthropicContent(blocks, { cacheControl: true }) }),
+    };
     return {
       status: 200,
-      body: {
-        blocks,
-        trace: clientTrace(trace, tenant),
-        ...(formats.size > 0 && {
-          rendered: {
-            ...(formats.has('text') && { text: renderText(blocks) }),
-            ...(formats.has('openai') && { openai: toOpenAIMessages(blocks) }),
-            ...(formats.has('anthropic') && {
-              anthropic: toAnthropicContent(blocks, { cacheControl: true }),
-            }),
-          },
-        }),
-      },
+      json: provideResponseJson(blocks, clientTrace(trace, tenant), rendered || undefined),
     };
   },
 });
+
+/**
+ * `{ blocks, trace, rendered? }` as JSON, the frozen blocks and trace entries each serialized once
+ * (a kept turn answers the same arrays again: only the trace's own fields are new).
+ */
+export function provideResponseJson(
+  blocks: readonly ContextBlock[],
+  trace: InjectionTrace,
+  rendered: object | undefined,
+): string {
+  const { entries, ...head } = trace;
+  const headJson = JSON.stringify(head);
+  const traceJson = `${headJson.slice(0, -1)}${headJson.length > 2 ? ',' : ''}"entries":${frozenJson(entries)}}`;
+  return `{"blocks":${frozenJson(blocks)},"trace":${traceJson}${rendered ? `,"rendered":${JSON.stringify(rendered)}` : ''}}`;
+}
 
 /** The trace with the conversation id the client sent (the store holds it under the tenant). */
 export function clientTrace(trace: InjectionTrace, tenant: Tenant): InjectionTrace {

@@ -10,18 +10,29 @@ export function sendJson(
   body: unknown,
   headers: Record<string, string> = {},
 ): void {
+  sendJsonText(response, status, JSON.stringify(body), headers);
+}
+
+/** Writes JSON text made already (see sendJson). */
+export function sendJsonText(
+  response: ServerResponse,
+  status: number,
+  text: string,
+  headers: Record<string, string> = {},
+): void {
   if (response.headersSent) {
     response.destroy();
     return;
   }
-  const text = JSON.stringify(body);
+  // Encoded once: its length is the header's, and the same bytes are written.
+  const bytes = Buffer.from(text, 'utf8');
   response.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(text),
+    'content-length': bytes.length,
     'cache-control': 'no-store',
     ...headers,
   });
-  response.end(text);
+  response.end(bytes);
 }
 
 /** The `{ error: { code, message, … } }` body and status of a failure; anything not a ContextError is INTERNAL_ERROR (its message not shown). */

@@ -24,12 +24,23 @@ export class ServiceMetrics {
   readonly #durations = new Map<string, { buckets: number[]; sum: number; count: number }>();
   readonly #refusals = new Map<string, number>();
   readonly #entries = new Map<string, number>();
+  /** The label sets of each (method, route, status) seen, escaped once (all three are bounded sets). */
+  readonly #requestLabels = new Map<string, { request: string; route: string }>();
   #turns = 0;
   inFlight = 0;
 
   recordRequest(method: string, route: string, status: number, seconds: number): void {
-    increment(this.#requests, labels({ method, route, status: String(status) }));
-    const key = labels({ route });
+    const requestKey = `${method} ${route} ${status}`;
+    let requestLabels = this.#requestLabels.get(requestKey);
+    if (requestLabels === undefined) {
+      requestLabels = {
+        request: labels({ method, route, status: String(status) }),
+        route: labels({ route }),
+      };
+      this.#requestLabels.set(requestKey, requestLabels);
+    }
+    increment(this.#requests, requestLabels.request);
+    const key = requestLabels.route;
     let histogram = this.#durations.get(key);
     if (!histogram) {
       histogram = { buckets: durationBuckets.map(() => 0), sum: 0, count: 0 };

@@ -16,8 +16,14 @@ export interface RouteRequest<Query, Body> {
   readonly response: ServerResponse;
 }
 
-/** A JSON answer; `streamed` when the handler wrote the response itself (SSE, metrics text). */
-export type RouteReply = { readonly status: number; readonly body: unknown } | 'streamed';
+/**
+ * A JSON answer: a body to serialize, or its JSON text already made (a turn's answer, whose kept
+ * parts are serialized once); `streamed` when the handler wrote the response itself (SSE, metrics text).
+ */
+export type RouteReply =
+  | { readonly status: number; readonly body: unknown }
+  | { readonly status: number; readonly json: string }
+  | 'streamed';
 
 /** One documented response of a route. */
 export interface RouteResponse {

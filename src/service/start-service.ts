@@ -5,7 +5,7 @@ import { buildOpenApiDocument } from './build-openapi-document.js';
 import { matchRoute } from './match-route.js';
 import { parseRequest } from './parse-request.js';
 import { readJsonBody } from './read-json-body.js';
-import { errorReply, sendJson } from './send-json.js';
+import { errorReply, sendJson, sendJsonText } from './send-json.js';
 import { serviceRoutes } from './service-routes.js';
 import { openServiceRuntime, type ServiceRuntime, type ServiceRuntimeOptions } from './service-runtime.js';
 import { isLoopback, type Tenant } from './service-tenants.js';
@@ -134,8 +134,11 @@ async function handle(
   let pipelineId: string | undefined;
   let server: string | undefined;
   const controller = new AbortController();
-  // The client gone before its answer: its turn or call stops too.
-  response.once('close', () => controller.abort());
+  // The client gone before its answer: its turn or call stops too. A response that was sent
+  // closes as well: nothing is aborted then (an abort event and a DOMException per request).
+  response.once('close', () => {
+    if (!response.writableFinished) controller.abort();
+  });
   state.metrics.inFlight++;
   let timer: NodeJS.Timeout | undefined;
   try {
@@ -194,7 +197,9 @@ async function handle(
       ),
       timeout,
     ]);
-    if (reply !== 'streamed') sendJson(response, reply.status, reply.body);
+    if (reply === 'streamed') return;
+    if ('json' in reply) sendJsonText(response, reply.status, reply.json);
+    else sendJson(response, reply.status, reply.body);
   } catch (error) {
     const { status, body } = errorReply(error);
     if (status === 500) process.emitWarning(`mcp-context serve: ${method} ${routeLabel}: ${String(error)}`);

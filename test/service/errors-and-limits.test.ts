@@ -149,4 +149,27 @@ describe('bad input gets a typed JSON error and the right status', () => {
     expect(response.status).toBe(504);
     expect(response.json.error).toMatchObject({ code: 'REQUEST_TIMEOUT', limit: 300 });
   });
+
+  it('a client that goes away mid-turn stops its turn: the request leaves the in-flight count at once, not at the read timeout', async () => {
+    const { service, url } = await startTestService({
+      config: { turnDeadlineMs: 20_000, readTimeoutMs: 20_000 },
+      fixture: { faults: { hangUris: ['gitnexus://setup'] } },
+    });
+    const gone = fetch(`${url}/v1/provide`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        pipelineId: 'support',
+        message: { attachments: [{ server: 'gitnexus', uri: 'gitnexus://setup' }] },
+      }),
+      signal: AbortSignal.timeout(300),
+    });
+    await expect(gone).rejects.toThrow();
+    expect(service.runtime.state.metrics.inFlight).toBe(1);
+    const started = Date.now();
+    while (service.runtime.state.metrics.inFlight > 0 && Date.now() - started < 5_000) {
+      await new Promise((done) => setTimeout(done, 20));
+    }
+    expect(service.runtime.state.metrics.inFlight).toBe(0);
+  });
 });
