@@ -17,6 +17,7 @@ export const scenarios = [
   { key: 'eventLoop', file: 'event-loop.ts' },
   { key: 'replicas', file: 'replicas.ts' },
   { key: 'telemetryOverhead', file: 'telemetry-overhead.ts' },
+  { key: 'service', file: 'service.ts' },
 ] as const satisfies readonly { key: string; file: string }[];
 
 export type ScenarioKey = (typeof scenarios)[number]['key'];

@@ -8,6 +8,8 @@ import { makeText } from './bulk-server.js';
 export interface BulkHttpServer {
   readonly url: string;
   readonly uris: readonly string[];
+  /** resources/read requests answered so far. */
+  reads(): number;
   close(): Promise<void>;
 }
 
@@ -16,9 +18,19 @@ export interface BulkHttpServer {
  * Streamable HTTP on 127.0.0.1 (stateless: one SDK server per request), for benchmarks that
  * measure what a real transport adds.
  */
-export async function startBulkHttpServer(count: number, bytes: number): Promise<BulkHttpServer> {
+export async function startBulkHttpServer(
+  count: number,
+  bytes: number,
+  options: { generateOnRead?: boolean } = {},
+): Promise<BulkHttpServer> {
   const uris = Array.from({ length: count }, (_, index) => `bulk://doc/${index}`);
-  const bodies = new Map(uris.map((uri, index) => [uri, makeText(bytes, index)]));
+  // Generating on read keeps the server from holding every body (many distinct resources).
+  const bodies = options.generateOnRead
+    ? undefined
+    : new Map(uris.map((uri, index) => [uri, makeText(bytes, index)]));
+  const bodyOf = (uri: string) =>
+    bodies?.get(uri) ?? makeText(bytes, Number(uri.slice(uri.lastIndexOf('/') + 1)));
+  let reads = 0;
   const httpServer = createServer((request, response) => {
     (async () => {
       if (request.method !== 'POST') {
@@ -29,9 +41,12 @@ export async function startBulkHttpServer(count: number, bytes: number): Promise
       server.setRequestHandler(ListResourcesRequestSchema, async () => ({
         resources: uris.map((uri) => ({ uri, name: uri, mimeType: 'text/plain' })),
       }));
-      server.setRequestHandler(ReadResourceRequestSchema, async (read) => ({
-        contents: [{ uri: read.params.uri, mimeType: 'text/plain', text: bodies.get(read.params.uri) ?? '' }],
-      }));
+      server.setRequestHandler(ReadResourceRequestSchema, async (read) => {
+        reads++;
+        return {
+          contents: [{ uri: read.params.uri, mimeType: 'text/plain', text: bodyOf(read.params.uri) }],
+        };
+      });
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
       response.on('close', () => void server.close());
       await server.connect(transport);
@@ -49,6 +64,7 @@ export async function startBulkHttpServer(count: number, bytes: number): Promise
   return {
     url: `http://127.0.0.1:${port}/mcp`,
     uris,
+    reads: () => reads,
     close: () =>
       new Promise<void>((resolve) => {
         httpServer.closeAllConnections();
