@@ -11,7 +11,7 @@ const sourceRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../src');
  * `provider/` orchestrates the steps below it (resolve → authorize → fetch → convert → budget →
  * render → trace); what wraps the provider or plugs into it (tools, prompts, replicas, integrations,
  * config, the entries,
- * the CLI) stands above it; shared ground (options, types, errors, Writable, mapItems) stands below everything.
+ * the CLI) stands above it; shared ground (options, types, errors, Writable) stands below everything.
  */
 const floors: readonly (readonly string[])[] = [
   ['cli'],
@@ -51,7 +51,7 @@ const floors: readonly (readonly string[])[] = [
   ['render'],
   ['trace'],
   ['options'],
-  ['types.ts', 'errors.ts', 'writable.ts', 'map-items.ts'],
+  ['types.ts', 'errors.ts', 'writable.ts'],
 ];
 
 // Static imports and re-exports, and `import('…')` with a literal specifier.

@@ -1,4 +1,3 @@
-import { mapItems } from '../map-items.js';
 import type { MessageAttachment, Turn } from '../types.js';
 import { parseMessageAttachment } from './attachment-schema.js';
 import type { AttachmentStore } from './attachment-store.js';
@@ -16,7 +15,7 @@ export async function collectTurnAttachments(
 ): Promise<readonly ResolvedAttachment[]> {
   const attachments = turn.message?.attachments;
   const message: readonly MessageAttachment[] = attachments?.length
-    ? mapItems(attachments, (attachment, index) => parseMessageAttachment(attachment, index))
+    ? attachments.map((attachment, index) => parseMessageAttachment(attachment, index))
     : none;
   // Both scopes at once when there are two (a store may be a database); one list needs no Promise.all.
   const [pipeline, conversation] = turn.conversationId

@@ -1,4 +1,3 @@
-import { mapItems } from '../map-items.js';
 import type { ScopeKind } from '../types.js';
 
 /** What an attachment's budget rank is made of. */
@@ -22,28 +21,23 @@ export function rankForBudget<Item>(
   rankOf: (item: Item) => BudgetRank,
 ): readonly Item[] {
   // Each rank is taken once, not once per comparison.
-  const ranks = mapItems(items, rankOf);
+  const ranked = items.map((item) => ({ item, rank: rankOf(item) }));
   // Resolution already orders by scope and priority: only listed priorities can reorder, so the
   // usual turn finds its items in rank order and gets them back as they are.
-  if (inRankOrder(ranks)) return items;
-  // Positions are sorted, not pairs made per item (every turn ranks every attachment), and equal
-  // ranks keep their positions' order.
-  const order = mapItems(items, positionOf);
-  order.sort((a, b) => compareRanks(ranks[a] as BudgetRank, ranks[b] as BudgetRank) || a - b);
-  return mapItems(order, (position) => items[position] as Item);
+  if (inRankOrder(ranked)) return items;
+  // Array.prototype.sort is stable: equal ranks keep the order they were resolved in.
+  return ranked.sort((a, b) => compareRanks(a.rank, b.rank)).map(({ item }) => item);
 }
 
 // --- Internal helpers ---
 
-function inRankOrder(ranks: readonly BudgetRank[]): boolean {
-  for (let index = 1; index < ranks.length; index++) {
-    if (compareRanks(ranks[index - 1] as BudgetRank, ranks[index] as BudgetRank) > 0) return false;
+function inRankOrder(ranked: readonly { readonly rank: BudgetRank }[]): boolean {
+  let previous: BudgetRank | undefined;
+  for (const { rank } of ranked) {
+    if (previous && compareRanks(previous, rank) > 0) return false;
+    previous = rank;
   }
   return true;
-}
-
-function positionOf(_item: unknown, position: number): number {
-  return position;
 }
 
 function compareRanks(a: BudgetRank, b: BudgetRank): number {
