@@ -60,7 +60,7 @@ export interface FetchContext {
   readonly converters?: ConverterRegistry;
   /** Spans for the fetch and convert steps, children of the attachment's span. */
   readonly telemetry?: Telemetry;
-  /** Where the content of each cache hit answered at once is collected (for a kept turn's checks). */
+  /** Where the content of each cache hit answered at once is collected: the versions the turn injects. */
   readonly hits?: CachedContent[];
 }
 
@@ -86,14 +86,22 @@ export function fetchAttachment(
   access: ReadAccess = {},
 ): FetchedAttachment | Promise<FetchedAttachment> {
   const started = performance.now();
-  // With telemetry, every fetch gets its span: the read path below makes them.
-  const hit = context.telemetry ? undefined : peekContent(attachment, context);
+  const hit = peekContent(attachment, context);
   if (!hit) return fetchAnew(attachment, context, access, started);
   context.hits?.push(hit.content);
+  const telemetry = context.telemetry;
+  // With telemetry, a hit's fetch (the peek) and its conversion get their spans as a read's do.
+  telemetry?.startSpan('mcp-context fetch')?.end();
+  const span = telemetry?.startSpan('mcp-context convert');
   try {
-    return convertRead(attachment, hit, context, access, started);
+    return span && telemetry
+      ? telemetry.withSpan(span, () => convertRead(attachment, hit, context, access, started))
+      : convertRead(attachment, hit, context, access, started);
   } catch (error) {
+    span?.recordError(error);
     return failedFetch(error, attachment, context, started, hit.cache);
+  } finally {
+    span?.end();
   }
 }
 

@@ -1,6 +1,6 @@
 import { ContextError } from '../errors.js';
 import type { AttachmentFate } from '../trace/attachment-fate.js';
-import type { AccessDecision, AccessRequest, Principal } from './access-request.js';
+import type { AccessDecision, AccessRequest, Authorizer, Principal } from './access-request.js';
 import type { PolicyBoundServers } from './policy-bound-servers.js';
 
 /** What the authorize step reads of an attachment: its target, and why it did not resolve, if it did not. */
@@ -20,8 +20,15 @@ export type Access =
   | Extract<AccessDecision, { allowed: true }>
   | { readonly allowed: false; readonly fate: RefusedFate };
 
-/** A read of one attachment, decided once through the view (a denial is audited there). */
-export function authorizeRead(view: PolicyBoundServers, actor: Principal, attachment: ReadTarget): Access {
+/**
+ * A read of one attachment, decided once through the view (a denial is audited there), or
+ * through the policy itself where nothing is to be audited.
+ */
+export function authorizeRead(
+  view: Pick<PolicyBoundServers, 'authorize'> | Authorizer,
+  actor: Principal,
+  attachment: ReadTarget,
+): Access {
   if (attachment.error) {
     return {
       allowed: false,

@@ -3,17 +3,32 @@ import { LRUCache } from 'lru-cache';
 import type { ResolvedAttachment } from '../attachments/resolve-turn-attachments.js';
 import type { CachedContent, ContentCache } from '../cache/content-cache.js';
 import type { ListingIndex } from '../cache/listing-index.js';
+import type { PinSubscriptions } from '../cache/pin-subscriptions.js';
 import type { TurnAttachment } from '../fetch/turn-attachment.js';
-import type { Principal } from '../policy/access-request.js';
+import type { Authorizer, Principal } from '../policy/access-request.js';
+import { authorizeRead } from '../policy/authorize-read.js';
 import type { ChangeTracker, History } from '../trace/change-tracker.js';
 import { historyKeyOf } from '../trace/history-key.js';
-import type { ContextBlock, InstructionsEntry, ModelCapabilities, TraceEntry, Turn } from '../types.js';
-import type { HeldTargets } from './keep-subscribed.js';
+import { randomTurnId } from '../trace/random-turn-id.js';
+import type {
+  ContextBlock,
+  InjectionTrace,
+  InstructionsEntry,
+  ModelCapabilities,
+  ProvideResult,
+  TraceEntry,
+  Turn,
+} from '../types.js';
+import { type HeldTargets, keepHeld } from './keep-subscribed.js';
+import { throwIfHostAborted } from './throw-if-host-aborted.js';
+import type { TurnRun } from './turn-run.js';
 
 /** What a turn answered, with everything its answer depended on. */
 export interface KeptTurn {
   /** The turn's attachments as resolved (a stored pin resolves to the same frozen object every turn). */
   readonly resolved: readonly ResolvedAttachment[];
+  /** Each attachment as the full turn left it: its authorization is asked again of the policy. */
+  readonly attachments: readonly TurnAttachment[];
   /** What its scopes held for the pin subscriptions, reconciled again by identity. */
   readonly subscribed: HeldTargets | undefined;
   readonly model: ModelCapabilities | undefined;
@@ -41,14 +56,6 @@ export interface KeptTurn {
   readonly sessionsOpened?: number;
 }
 
-/** What the provider's full turn learned, offered to be kept. */
-export interface TurnOutcome
-  extends Omit<KeptTurn, 'history' | 'historyChanges' | 'model' | 'query' | 'listedServers'> {
-  readonly items: readonly TurnAttachment[];
-  /** Whether the turn's actor may list each server it consulted (see fetchAttachments). */
-  readonly listable: ReadonlyMap<string, boolean>;
-}
-
 interface Held extends KeptTurn {
   /** When a full turn last answered it (Date.now()). */
   readonly keptAt: number;
@@ -74,10 +81,12 @@ export const keptTurnRecencyMs = 1_000;
  * untouched by other turns — its blocks and trace entries are answered again: no
  * authorization, fetch, conversion, budget or rendering, O(1) per attachment in pointer checks.
  *
- * The checks are of identity and counters, never of contents: a change anywhere it depends on
- * makes the next turn a full one. Policies are immutable and the registry's servers fixed, so
- * the actor (part of the key) decides its authorization. Not kept: turns with a failure, a
- * skill, a read that waited, a stale serve, a budget override or a cache bypass.
+ * It wraps the turn from outside: it is handed step 1's answer and the steps that follow, and
+ * keeps what the turn states it was made from (TurnInputs). The checks are of identity and
+ * counters, never of contents, and the policy is asked again for each attachment's read: a
+ * change anywhere it depends on makes the next turn a full one. Whether telemetry records the
+ * turn or the policy is the library's own changes nothing here. Not kept: turns with a failure,
+ * a skill, a read that waited, a stale serve, a budget override or a cache bypass.
  */
 export class KeptTurns {
   readonly #turns: LRUCache<string, Held>;
@@ -85,6 +94,8 @@ export class KeptTurns {
   readonly #listings: ListingIndex;
   readonly #changes: ChangeTracker;
   readonly #sessionsOpened: () => number;
+  readonly #subscriptions: PinSubscriptions;
+  readonly #policy: Authorizer;
 
   constructor(
     parts: {
@@ -93,6 +104,8 @@ export class KeptTurns {
       changes: ChangeTracker;
       /** Sessions opened so far (see Freshness.sessionsOpened). */
       sessionsOpened: () => number;
+      subscriptions: PinSubscriptions;
+      policy: Authorizer;
     },
     bounds: KeptTurnBounds,
   ) {
@@ -103,6 +116,40 @@ export class KeptTurns {
     this.#listings = parts.listings;
     this.#changes = parts.changes;
     this.#sessionsOpened = parts.sessionsOpened;
+    this.#subscriptions = parts.subscriptions;
+    this.#policy = parts.policy;
+  }
+
+  /**
+   * The turn's answer: the kept one, in a trace of this turn, while nothing it depends on changed;
+   * else `run`'s (steps 2–7), offered to be kept.
+   */
+  async provide(
+    turn: Turn,
+    actor: Principal,
+    resolved: readonly ResolvedAttachment[],
+    started: { readonly startedAt: string; readonly at: number },
+    run: () => Promise<TurnRun>,
+  ): Promise<ProvideResult> {
+    const kept = this.answer(turn, actor, resolved);
+    if (!kept) {
+      const ran = await run();
+      this.offer(turn, actor, ran);
+      return ran.result;
+    }
+    keepHeld(this.#subscriptions, turn, kept.subscribed);
+    throwIfHostAborted(turn);
+    const trace: InjectionTrace = {
+      turnId: turn.turnId ?? randomTurnId(),
+      pipelineId: turn.pipelineId,
+      ...(turn.conversationId !== undefined && { conversationId: turn.conversationId }),
+      startedAt: started.startedAt,
+      durationMs: performance.now() - started.at,
+      budget: { maxTokens: kept.maxTokens, usedTokens: kept.usedTokens },
+      entries: kept.entries,
+      ...(kept.instructions && { instructions: kept.instructions }),
+    };
+    return { blocks: kept.blocks, trace };
   }
 
   /** Turns held (confirmed or not). */
@@ -124,6 +171,8 @@ export class KeptTurns {
       return undefined;
     if (held.query !== turn.message?.text || !isDeepStrictEqual(held.model, turn.model)) return undefined;
     if (!sameItems(held.resolved, resolved)) return undefined;
+    // The policy may decide otherwise now (a host's own may change its decisions): asked again, unaudited.
+    if (!sameAuthorization(this.#policy, actor, held.attachments)) return undefined;
     // As the full turn's lookups would: a listing past its TTL is refreshed in the background.
     for (const server of held.listedServers) this.#listings.keepFresh(server, actor);
     if (held.listingGeneration !== this.#listings.generation) return undefined;
@@ -149,21 +198,22 @@ export class KeptTurns {
    * skipped by its listing) and nothing changed while the turn ran; answered again once a second
    * full turn answers it alike.
    */
-  offer(turn: Turn, actor: Principal, outcome: TurnOutcome): void {
+  offer(turn: Turn, actor: Principal, { result, inputs }: TurnRun): void {
     if (!mayKeep(turn) || turn.signal?.aborted) return;
     const key = keyOf(turn, actor);
-    if (!answeredAtOnce(outcome) || outcome.listingGeneration !== this.#listings.generation) {
+    if (!answeredAtOnce(result, inputs) || inputs.listingGeneration !== this.#listings.generation) {
       this.#turns.delete(key);
       return;
     }
-    if (!this.#cache.stillFresh(outcome.contents)) {
+    if (!this.#cache.stillFresh(inputs.contents)) {
       this.#turns.delete(key);
       return;
     }
+    const { blocks, trace } = result;
     // The history its trace compared with: none for a turn that injected nothing (that turn made
     // none, and a kept one must not make one either: the tracker's bound would let real
     // conversations go for turns of nothing).
-    const history = injectedAny(outcome.entries) ? this.#changes.historyOf(historyKeyOf(turn)) : undefined;
+    const history = injectedAny(trace.entries) ? this.#changes.historyOf(historyKeyOf(turn)) : undefined;
     const previous = this.#turns.get(key);
     const confirmed =
       previous !== undefined &&
@@ -171,34 +221,35 @@ export class KeptTurns {
       previous.historyChanges === (history?.changes ?? 0) &&
       isDeepStrictEqual(previous.model, turn.model) &&
       previous.query === turn.message?.text &&
-      previous.listingGeneration === outcome.listingGeneration &&
-      previous.maxTokens === outcome.maxTokens &&
-      previous.usedTokens === outcome.usedTokens &&
-      sameItems(previous.resolved, outcome.resolved) &&
-      sameItems(previous.contents, outcome.contents) &&
-      previous.sessionsOpened === outcome.sessionsOpened &&
-      isDeepStrictEqual(previous.instructions, outcome.instructions) &&
-      isDeepStrictEqual(previous.blocks, outcome.blocks) &&
-      isDeepStrictEqual(previous.entries, outcome.entries);
+      previous.listingGeneration === inputs.listingGeneration &&
+      previous.maxTokens === trace.budget.maxTokens &&
+      previous.usedTokens === trace.budget.usedTokens &&
+      sameItems(previous.resolved, inputs.resolved) &&
+      sameItems(previous.contents, inputs.contents) &&
+      previous.sessionsOpened === inputs.sessionsOpened &&
+      isDeepStrictEqual(previous.instructions, trace.instructions) &&
+      isDeepStrictEqual(previous.blocks, blocks) &&
+      isDeepStrictEqual(previous.entries, trace.entries);
     this.#turns.set(key, {
-      resolved: outcome.resolved,
-      subscribed: outcome.subscribed,
+      resolved: inputs.resolved,
+      attachments: inputs.attachments,
+      subscribed: inputs.subscribed,
       model: turn.model,
       query: turn.message?.text,
-      contents: outcome.contents,
-      listingGeneration: outcome.listingGeneration,
-      listedServers: listedServersOf(outcome.listable),
+      contents: inputs.contents,
+      listingGeneration: inputs.listingGeneration,
+      listedServers: inputs.listedServers,
       history,
       historyChanges: history?.changes ?? 0,
-      maxTokens: outcome.maxTokens,
-      usedTokens: outcome.usedTokens,
+      maxTokens: trace.budget.maxTokens,
+      usedTokens: trace.budget.usedTokens,
       // Frozen arrays (every turn's are), answered again as they are.
-      blocks: outcome.blocks,
-      entries: outcome.entries,
-      ...(outcome.instructions && { instructions: outcome.instructions }),
-      ...(outcome.sessionsOpened !== undefined && { sessionsOpened: outcome.sessionsOpened }),
+      blocks,
+      entries: trace.entries,
+      ...(trace.instructions && { instructions: trace.instructions }),
+      ...(inputs.sessionsOpened !== undefined && { sessionsOpened: inputs.sessionsOpened }),
       keptAt: Date.now(),
-      freshUntil: freshUntilOf(outcome.contents, this.#cache.ttlMs),
+      freshUntil: freshUntilOf(inputs.contents, this.#cache.ttlMs),
       retirements: this.#cache.retirements,
       confirmed,
     });
@@ -244,20 +295,34 @@ function mayKeep(turn: Turn): boolean {
  * waited for or converted), or skipped by its listing; one cached content per ready attachment;
  * no server's instructions failed.
  */
-function answeredAtOnce(outcome: TurnOutcome): boolean {
-  if (outcome.instructions?.some((entry) => entry.status === 'error')) return false;
+function answeredAtOnce(result: ProvideResult, inputs: TurnRun['inputs']): boolean {
+  if (result.trace.instructions?.some((entry) => entry.status === 'error')) return false;
   // An attachment the budget step failed on is tried again, not answered again.
-  if (outcome.entries.some((entry) => entry.status === 'error')) return false;
+  if (result.trace.entries.some((entry) => entry.status === 'error')) return false;
   let ready = 0;
-  for (const { attachment, fate } of outcome.items) {
+  for (const { attachment, fate } of inputs.attachments) {
     if (attachment.skill || !Object.isFrozen(attachment)) return false;
     if (fate.kind === 'skipped') continue;
     if (fate.kind !== 'ready' || fate.cache !== 'hit' || fate.durationMs !== 0) return false;
     if (fate.staleError !== undefined || fate.sharedCache !== undefined) return false;
     ready++;
   }
-  for (const resolved of outcome.resolved) if (!Object.isFrozen(resolved)) return false;
-  return ready === outcome.contents.length;
+  for (const resolved of inputs.resolved) if (!Object.isFrozen(resolved)) return false;
+  return ready === inputs.contents.length;
+}
+
+/** Whether the policy still allows each attachment's read, with the same limits. */
+function sameAuthorization(
+  policy: Authorizer,
+  actor: Principal,
+  attachments: readonly TurnAttachment[],
+): boolean {
+  for (const { attachment, access } of attachments) {
+    const now = authorizeRead(policy, actor, attachment);
+    if (!now.allowed || !access.allowed) return false;
+    if (now.limits !== access.limits && !isDeepStrictEqual(now.limits, access.limits)) return false;
+  }
+  return true;
 }
 
 /** Whose turn it is: every part length-prefixed, so no two actors share a key. */
@@ -266,13 +331,6 @@ function keyOf(turn: Turn, actor: Principal): string {
   let key = '';
   for (const part of parts) key += part === undefined ? '-;' : `${part.length}:${part};`;
   return key;
-}
-
-/** The servers whose listings the turn consulted: those its actor may list. */
-function listedServersOf(listable: ReadonlyMap<string, boolean>): string[] {
-  const servers: string[] = [];
-  for (const [server, allowed] of listable) if (allowed) servers.push(server);
-  return servers;
 }
 
 /** Whether any entry was injected (compared with the history: it has a `change`). */

@@ -17,7 +17,7 @@ import { isReady, type ReadyAttachment } from '../fetch/turn-attachment.js';
 import type { McpServerRegistry } from '../mcp/mcp-server-registry.js';
 import { holdLoopTurns, releaseLoopTurns } from '../mcp/take-loop-turn.js';
 import { parseOptions } from '../options/parse-options.js';
-import { AccessPolicy } from '../policy/access-policy.js';
+import type { AccessPolicy } from '../policy/access-policy.js';
 import type { Principal } from '../policy/access-request.js';
 import { authorizeAttachments } from '../policy/authorize-attachments.js';
 import type { InstructionsSection } from '../render/add-instructions-block.js';
@@ -28,15 +28,17 @@ import { randomTurnId } from '../trace/random-turn-id.js';
 import { inStartedSpan, type Telemetry, type TelemetrySpan } from '../trace/telemetry.js';
 import { type TurnFacts, traceTurn } from '../trace/trace-turn.js';
 import { TurnSpans, turnAttributes } from '../trace/turn-spans.js';
-import type { ContextBlock, InjectionTrace, ProvideResult, Turn } from '../types.js';
+import type { ProvideResult, Turn } from '../types.js';
 import { actorOf } from './actor-of.js';
 import { checkTurnIds } from './check-turn-ids.js';
-import { keepHeld, keepSubscribed } from './keep-subscribed.js';
-import { type KeptTurn, KeptTurns } from './kept-turns.js';
+import { keepSubscribed } from './keep-subscribed.js';
+import { KeptTurns } from './kept-turns.js';
 import type { ProviderEvents } from './provider-events.js';
 import { budgetOverrideSchema, providerOptionsSchema, type ResolvedBudget } from './provider-options.js';
 import type { ResourceContextProviderOptions } from './resource-context-provider-options.js';
+import { throwIfHostAborted } from './throw-if-host-aborted.js';
 import { TurnDeadline } from './turn-deadline.js';
+import type { TurnRun } from './turn-run.js';
 
 /**
  * The pipeline stage that runs before every model call: it turns the MCP resources pinned to
@@ -62,7 +64,7 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
   readonly #freshness: Freshness | undefined;
   readonly #changes = new ChangeTracker();
   readonly #telemetry: Telemetry | undefined;
-  /** Turns answered again while nothing they depend on changed; absent without a cache or with a policy not the library's. */
+  /** Turns answered again while nothing they depend on changed; absent without a cache. */
   readonly #kept: KeptTurns | undefined;
 
   constructor(options: ResourceContextProviderOptions) {
@@ -88,17 +90,11 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
         (this.emit as (name: string, ...payload: unknown[]) => boolean)(name, ...payload);
       });
     }
-    // A kept turn's authorization is the last full turn's: only the library's own (immutable)
-    // policy's. (Nor is one answered to a turn that telemetry records: that turn's spans are
-    // made by running it.)
-    if (
-      parsed.keptTurns &&
-      this.#freshness &&
-      Object.getPrototypeOf(this.#policy) === AccessPolicy.prototype
-    ) {
-      const { cache, listings, sessionsOpened } = this.#freshness;
+    // Kept turns wrap the turn's steps (see #provide): they need the caches whose versions they check.
+    if (parsed.keptTurns && this.#freshness) {
+      const { cache, listings, sessionsOpened, subscriptions } = this.#freshness;
       this.#kept = new KeptTurns(
-        { cache, listings, changes: this.#changes, sessionsOpened },
+        { cache, listings, changes: this.#changes, sessionsOpened, subscriptions, policy: this.#policy },
         parsed.keptTurns,
       );
     }
@@ -176,9 +172,9 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
     });
   }
 
-  // The turn within its deadline, whose timer ends with the turn however the turn ends. Step 1
-  // resolves; then either the kept answer or the steps that follow (#steps, whose frame a kept
-  // turn never makes). Telemetry's metrics record the turn once it is answered.
+  // The turn within its deadline, whose timer ends with the turn however the turn ends: step 1,
+  // then steps 2–7 (#steps), or — with kept turns — what they answer for this turn's inputs.
+  // Telemetry's metrics record the turn once it is answered.
   async #provide(turn: Turn, spans: TurnSpans): Promise<ProvideResult> {
     const deadline = new TurnDeadline(this.#turnDeadlineMs, turn.signal);
     try {
@@ -190,14 +186,12 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
 
       // 1 resolve: pins and message attachments, each validated and resolved once
       const resolved = await spans.step('resolve', () => collectTurnAttachments(this.#attachments, turn));
-      // The same turn again, nothing it depends on changed: its answer, without steps 2–7. A turn
-      // that telemetry records is run (its steps' spans), and neither answered nor offered as kept.
-      const keeping = spans.telemetry ? undefined : this.#kept;
-      const kept = keeping?.answer(turn, actor, resolved);
-      const result = kept
-        ? this.#answerKept(turn, kept, startedAt, deadline.started)
-        : await this.#steps({ turn, spans, deadline, startedAt, actor, budget, resolved, keeping });
+      const steps = () => this.#steps({ turn, spans, deadline, startedAt, actor, budget, resolved });
+      const result = this.#kept
+        ? await this.#kept.provide(turn, actor, resolved, { startedAt, at: deadline.started }, steps)
+        : (await steps()).result;
       this.#telemetry?.recordTurn(result.trace);
+      this.emit('injected', result.trace, result.blocks);
       return result;
     } finally {
       deadline.end();
@@ -205,10 +199,16 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
   }
 
   // Steps 2–7 of a turn resolved in step 1; `spans` wraps them in spans when telemetry records.
-  async #steps(resolvedTurn: ResolvedTurn): Promise<ProvideResult> {
-    const { turn, spans, deadline, startedAt, actor, budget, resolved, keeping } = resolvedTurn;
+  async #steps({
+    turn,
+    spans,
+    deadline,
+    startedAt,
+    actor,
+    budget,
+    resolved,
+  }: ResolvedTurn): Promise<TurnRun> {
     spans.openAttachments(resolved);
-
     // 2 authorize: each once, through the pipeline's policy-bound view, which audits denials
     const view = this.#policy.bind(this.#servers, actor);
     const authorized = authorizeAttachments(view, actor, resolved, this.#skillLimits.maxPerTurn, spans);
@@ -219,7 +219,7 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
       this.#instructionsMaxTokens === undefined ? undefined : this.#freshness?.sessionsOpened();
 
     // 3 fetch, 4 convert: concurrently per attachment, bounded by the turn deadline
-    const fetching = this.#turnFetch(turn, actor, deadline, spans, keeping !== undefined);
+    const fetching = this.#turnFetch(turn, actor, deadline, spans);
     const attachments = await fetchAttachments(authorized, fetching, spans);
     throwIfHostAborted(turn);
 
@@ -234,39 +234,24 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
     );
 
     // 7 trace
-    const trace = traceTurn(
-      { ...turnFacts(turn, startedAt, deadline.started, budget.maxTokens, context), items: attachments },
-      this.#changes,
-    );
+    const facts = turnFacts(turn, startedAt, deadline.started, budget.maxTokens, context);
+    const trace = traceTurn({ ...facts, items: attachments }, this.#changes);
     spans.closeAttachments(trace.entries);
     // Frozen, as the trace's entries are: a kept turn answers the same arrays again.
-    const blocks: readonly ContextBlock[] = Object.freeze(context.blocks);
-    keeping?.offer(turn, actor, {
-      resolved,
-      subscribed,
-      items: attachments,
-      contents: fetching.hits ?? [],
-      listingGeneration,
-      listable: fetching.listable,
-      maxTokens: budget.maxTokens,
-      usedTokens: context.usedTokens,
-      blocks,
-      entries: trace.entries,
-      ...(trace.instructions && { instructions: trace.instructions }),
-      ...(sessionsOpened !== undefined && { sessionsOpened }),
-    });
-    this.emit('injected', trace, blocks);
-    return { blocks, trace };
+    const result = { blocks: Object.freeze(context.blocks), trace };
+    const listedServers = [...fetching.listable].flatMap(([server, listed]) => (listed ? [server] : []));
+    const contents = fetching.hits ?? [];
+    return {
+      result,
+      inputs: {
+        ...{ resolved, attachments, contents, listingGeneration, listedServers, subscribed },
+        ...(sessionsOpened !== undefined && { sessionsOpened }),
+      },
+    };
   }
 
   /** What every attachment of the turn is fetched with. */
-  #turnFetch(
-    turn: Turn,
-    actor: Principal,
-    deadline: TurnDeadline,
-    spans: TurnSpans,
-    keeping: boolean,
-  ): TurnFetch {
+  #turnFetch(turn: Turn, actor: Principal, deadline: TurnDeadline, spans: TurnSpans): TurnFetch {
     return {
       actor,
       servers: this.#servers,
@@ -285,7 +270,7 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
       deadlineMs: this.#turnDeadlineMs,
       readTimeoutMs: this.#readTimeoutMs,
       ...(spans.telemetry && { telemetry: spans.telemetry }),
-      ...(keeping && { hits: [] }),
+      hits: [],
     };
   }
 
@@ -321,24 +306,6 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
       ...(turn.message?.text !== undefined && { query: turn.message.text }),
       ...(this.#freshness && { derived: this.#freshness.derived }),
     };
-  }
-
-  /** A kept turn's answer: its blocks and entries, in a trace of this turn. */
-  #answerKept(turn: Turn, kept: KeptTurn, startedAt: string, started: number): ProvideResult {
-    keepHeld(this.#freshness?.subscriptions, turn, kept.subscribed);
-    throwIfHostAborted(turn);
-    const trace: InjectionTrace = {
-      turnId: turn.turnId ?? randomTurnId(),
-      pipelineId: turn.pipelineId,
-      ...(turn.conversationId !== undefined && { conversationId: turn.conversationId }),
-      startedAt,
-      durationMs: performance.now() - started,
-      budget: { maxTokens: kept.maxTokens, usedTokens: kept.usedTokens },
-      entries: kept.entries,
-      ...(kept.instructions && { instructions: kept.instructions }),
-    };
-    this.emit('injected', trace, kept.blocks);
-    return { blocks: kept.blocks, trace };
   }
 
   /** Frees the default tokenizer. A tokenizer passed in options stays the caller's to dispose. */
@@ -385,13 +352,6 @@ async function ahead<T>(step: () => Promise<T>): Promise<T> {
   }
 }
 
-/** ABORTED when the host aborted the turn: checked once its attachments are ready (or kept). */
-function throwIfHostAborted(turn: Turn): void {
-  if (turn.signal?.aborted) {
-    throw new ContextError('ABORTED', 'the turn was aborted by the host', { value: turn.turnId });
-  }
-}
-
 /** The trace's facts of the turn itself: who, when, how long, and what it spent. */
 function turnFacts(
   turn: Turn,
@@ -421,6 +381,4 @@ interface ResolvedTurn {
   readonly actor: Principal;
   readonly budget: ResolvedBudget;
   readonly resolved: readonly ResolvedAttachment[];
-  /** The kept turns to offer its outcome to; none when telemetry records it or none are kept. */
-  readonly keeping: KeptTurns | undefined;
 }

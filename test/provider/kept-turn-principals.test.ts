@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startPerUserHarness } from '../support/per-user-harness.js';
 
 /**
- * A per-user server `mine` pinned for the `support` pipeline (whose authorize calls are counted),
+ * A per-user server `mine` pinned for the `support` pipeline (whose bound views are counted),
  * and ada's turns in conversation `c-shared` (or none) until her turn is kept. Pipeline `other` is bound to
  * `gitnexus` without listing it (its turns move no listing's generation: only the history tells
  * ada's kept turn from what it was) and pins nothing until a test pins something for it.
@@ -18,16 +18,17 @@ async function keptForAda({ inConversation = true } = {}) {
     },
     provider: { keptTurns: { maxTurns: 20_000 } },
   });
-  const authorize = vi.spyOn(harness.policy, 'authorize');
+  // A turn that runs its steps binds the policy's view for step 2; a kept answer asks the policy alone.
+  const bind = vi.spyOn(harness.policy, 'bind');
   /** One turn of `principal` in the shared conversation (or none), and whether it ran its steps. */
   const ran = async (principal: string) => {
-    authorize.mockClear();
+    bind.mockClear();
     const result = await harness.provider.provide({
       pipelineId: 'support',
       ...(conversationId !== undefined && { conversationId }),
       principal,
     });
-    return { result, ran: authorize.mock.calls.length > 0, text: JSON.stringify(result.blocks) };
+    return { result, ran: bind.mock.calls.length > 0, text: JSON.stringify(result.blocks) };
   };
   for (let index = 0; index < 3; index++) await ran('ada');
   await harness.provider.listingsSettled();

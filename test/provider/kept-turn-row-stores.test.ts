@@ -30,11 +30,12 @@ describe('kept turns over a row store (SQLite)', () => {
       provider: { budget: { maxTokens: 4000 } },
     });
     for (const uri of uris) await store.pin({ scope: { pipelineId: 'support' }, server: 'gitnexus', uri });
-    const authorize = vi.spyOn(harness.policy, 'authorize');
+    // A turn that runs its steps binds the policy's view for step 2; a kept answer asks the policy alone.
+    const bind = vi.spyOn(harness.policy, 'bind');
     const ran = async (turn: Turn) => {
-      authorize.mockClear();
+      bind.mockClear();
       const result = await harness.provider.provide(turn);
-      return { result, ran: authorize.mock.calls.length > 0 };
+      return { result, ran: bind.mock.calls.length > 0 };
     };
     const turn = { pipelineId: 'support' };
     const runs = [await ran(turn), await ran(turn), await ran(turn), await ran(turn)];

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { startWorkspaceFixture } from '../../fixtures/index.js';
 import { ContentCache } from '../../src/cache/content-cache.js';
+import { PolicyBoundServers } from '../../src/policy/policy-bound-servers.js';
 import { ResourceContextProvider } from '../../src/provider/resource-context-provider.js';
 import type { Telemetry } from '../../src/trace/telemetry.js';
 import type { InjectionTrace, Turn } from '../../src/types.js';
@@ -9,7 +10,7 @@ import { sharedTokenizer, startProviderHarness } from '../support/provider-harne
 
 const uris = ['gitnexus://repos', 'gitnexus://setup', 'gitnexus://repo/acme-shop/schema'];
 
-/** A provider with three pipeline pins, its policy's authorize calls counted (one per attachment on a full turn). */
+/** A provider with three pipeline pins, its policy's views counted (one bound per full turn, for step 2). */
 async function keptHarness(options: Parameters<typeof startProviderHarness>[1] = {}) {
   const harness = await startProviderHarness('memory', {
     ...options,
@@ -18,12 +19,13 @@ async function keptHarness(options: Parameters<typeof startProviderHarness>[1] =
   for (const uri of uris) {
     await harness.attachments.pin({ scope: { pipelineId: 'support' }, server: 'gitnexus', uri });
   }
-  const authorize = vi.spyOn(harness.policy, 'authorize');
+  // A turn that runs its steps binds the policy's view for step 2; a kept answer asks the policy alone.
+  const bind = vi.spyOn(harness.policy, 'bind');
   /** Whether the turn ran its steps (authorized anything) rather than being answered as kept. */
   const ran = async (turn: Turn) => {
-    authorize.mockClear();
+    bind.mockClear();
     const result = await harness.provider.provide(turn);
-    return { result, ran: authorize.mock.calls.length > 0 };
+    return { result, ran: bind.mock.calls.length > 0 };
   };
   return { ...harness, ran };
 }
@@ -239,7 +241,7 @@ describe('a kept turn', () => {
     });
   });
 
-  it('is answered to turns telemetry does not record, and never to one it records', async () => {
+  it('is answered to turns telemetry does not record and to turns it records alike: telemetry changes no path', async () => {
     let sampled = false;
     const started: string[] = [];
     const recorded: string[] = [];
@@ -262,11 +264,13 @@ describe('a kept turn', () => {
     expect(unrecorded.ran).toBe(false);
     expect(recorded.at(-1)).toBe(unrecorded.result.trace.turnId);
 
+    // A recorded turn is answered the same way: its turn span and its metrics, no step of its own.
     sampled = true;
     const sampledTurn = await ran(turn);
-    expect(sampledTurn.ran).toBe(true);
-    expect(started).toContain('mcp-context fetch');
-    // Its read path left the kept turn as it was.
+    expect(sampledTurn.ran).toBe(false);
+    expect(started).toEqual(['mcp-context turn', 'mcp-context resolve']);
+    expect(recorded.at(-1)).toBe(sampledTurn.result.trace.turnId);
+    expect(sampledTurn.result.blocks).toBe(unrecorded.result.blocks);
     sampled = false;
     expect((await ran(turn)).ran).toBe(false);
   });
@@ -372,13 +376,19 @@ describe('a kept turn', () => {
     expect(off.provider.metrics?.keptTurns).toBe(0);
   });
 
-  it("is never made with a policy of the host's own, whose decisions may change", async () => {
+  it("is made with a policy of the host's own too, which it asks again every turn: a changed decision runs the next turn", async () => {
     const { policy } = await keptHarness();
-    const decisions = vi.fn((request: Parameters<typeof policy.authorize>[0]) => policy.authorize(request));
+    let denied = false;
+    const decisions = vi.fn((request: Parameters<typeof policy.authorize>[0]) =>
+      denied && request.operation === 'read'
+        ? { allowed: false as const, reason: 'revoked by the host' }
+        : policy.authorize(request),
+    );
     // The library's policy behind a host's own object (as a host's dynamic policy would be passed).
     const own = {
       authorize: decisions,
-      bind: policy.bind.bind(policy),
+      bind: (servers: Parameters<typeof policy.bind>[0], principal: Parameters<typeof policy.bind>[1]) =>
+        new PolicyBoundServers(servers, own, principal),
       requireKnown: policy.requireKnown.bind(policy),
       refuseUnknownServers: policy.refuseUnknownServers.bind(policy),
       allowsUri: policy.allowsUri.bind(policy),
@@ -395,9 +405,17 @@ describe('a kept turn', () => {
     await attachments.pin({ scope: { pipelineId: 'support' }, server: 'gitnexus', uri: 'gitnexus://repos' });
     for (let index = 0; index < 4; index++) await provider.provide({ pipelineId: 'support' });
     decisions.mockClear();
-    await provider.provide({ pipelineId: 'support' });
+    const kept = await provider.provide({ pipelineId: 'support' });
     expect(decisions).toHaveBeenCalled();
-    expect(provider.metrics?.keptTurns).toBe(0);
+    expect(provider.metrics?.keptTurns).toBe(1);
+    expect(kept.trace.entries.map((item) => item.status)).toEqual(['injected']);
+    // The host's policy now refuses the read: the next turn is not answered as kept.
+    denied = true;
+    const after = await provider.provide({ pipelineId: 'support' });
+    expect(after.trace.entries.map((item) => [item.status, item.error?.code])).toEqual([
+      ['denied', 'POLICY_DENIED'],
+    ]);
+    expect(after.blocks).toEqual([]);
   });
 
   it('is not answered after a listing it was answered without arrives', async () => {
