@@ -14,6 +14,7 @@ export const scenarios = [
   { key: 'invalidation', file: 'invalidation.ts' },
   { key: 'countingThroughput', file: 'counting-throughput.ts' },
   { key: 'adversarial', file: 'adversarial.ts' },
+  { key: 'adversarialLarge', file: 'adversarial-large.ts' },
   { key: 'eventLoop', file: 'event-loop.ts' },
   { key: 'replicas', file: 'replicas.ts' },
   { key: 'telemetryOverhead', file: 'telemetry-overhead.ts' },
