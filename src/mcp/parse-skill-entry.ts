@@ -1,11 +1,12 @@
 import { ContextError } from '../errors.js';
+import { skillFileOutsideRoot } from './skill-file-outside-root.js';
 import { type Skill, skillSchema } from './skill-schemas.js';
 
 /**
  * Checks one `Skill` entry a server sent (skills extension, "Skill Entries" and "Resource
  * Mapping"): its shape, that its URI names a `SKILL.md` whose last directory is the skill's
- * `name`, and that every listed file lies inside the skill's directory and the `SKILL.md`
- * itself is listed. Anything else is SKILL_INVALID: such an entry must not be loaded.
+ * `name`, and that every listed file lies inside the skill's directory (skillFileOutsideRoot: no
+ * dot or empty segment, however encoded, no backslash) and the `SKILL.md` itself is listed. Anything else is SKILL_INVALID: such an entry must not be loaded.
  */
 export function parseSkillEntry(server: string, entry: unknown, where: string): Skill {
   const parsed = skillSchema.safeParse(entry);
@@ -26,9 +27,13 @@ export function parseSkillEntry(server: string, entry: unknown, where: string): 
       skill.uri,
     );
   }
+  const rootOutside = skillFileOutsideRoot(/^.+?:\/\/[^/]*/.exec(root)?.[0] ?? root, skill.uri);
+  if (rootOutside !== undefined) throw invalid(server, where, rootOutside, skill.uri);
   if (skill.resources !== 'dynamic') {
-    const outside = skill.resources.find((file) => !file.uri.startsWith(`${root}/`));
-    if (outside) throw invalid(server, where, `${outside.uri} lies outside ${root}`, outside.uri);
+    for (const file of skill.resources) {
+      const outside = skillFileOutsideRoot(root, file.uri);
+      if (outside !== undefined) throw invalid(server, where, outside, file.uri);
+    }
     if (!skill.resources.some((file) => file.uri === skill.uri)) {
       throw invalid(server, where, `its file manifest does not list ${skill.uri} itself`, skill.uri);
     }

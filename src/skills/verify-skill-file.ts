@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { ContextError } from '../errors.js';
+import { skillRootOf } from '../mcp/parse-skill-entry.js';
+import { skillFileOutsideRoot } from '../mcp/skill-file-outside-root.js';
 import type { Skill, SkillResource } from '../mcp/skill-schemas.js';
 import { type FrontmatterLimits, parseFrontmatter } from './parse-frontmatter.js';
 
@@ -50,9 +52,24 @@ export function verifySkillFile(
 
 /**
  * The manifest entry of a skill's file: while acting on a skill, only listed files may be read
- * ("The Acting Window and the Held Entry"); an unlisted one is a mismatch, before any read.
+ * ("The Acting Window and the Held Entry"); an unlisted one is a mismatch, and one outside the
+ * skill's root SKILL_INVALID, before any read.
  */
 export function listedSkillFile(server: string, skill: Skill, fileUri: string): SkillResource {
+  // An entry the host holds may not have come through parseSkillEntry: the root rule again.
+  const root = skillRootOf(skill.uri);
+  const outside =
+    root === undefined ? `${skill.uri} does not end in /SKILL.md` : skillFileOutsideRoot(root, fileUri);
+  if (outside !== undefined) {
+    throw new ContextError(
+      'SKILL_INVALID',
+      `skill ${skill.uri} on server "${server}": ${outside}; not read`,
+      {
+        server,
+        value: fileUri,
+      },
+    );
+  }
   const manifest = skill.resources === 'dynamic' ? [] : skill.resources;
   const listed = manifest.find((file) => file.uri === fileUri);
   if (!listed) throw mismatch(server, skill, fileUri, `${fileUri} is not in its manifest`);
