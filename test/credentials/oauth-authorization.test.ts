@@ -245,6 +245,22 @@ describe('which client identity is used (pre-registered, then a stored one, then
   });
 });
 
+/** A registry whose one server `notes` authenticates with client credentials bound to the fixture's issuer. */
+function clientCredentialsRegistry(server: OAuthServer) {
+  const auth = {
+    type: 'oauth-client-credentials',
+    issuer: server.origin,
+    clientId: 'svc',
+    clientSecret: 's3cret',
+  } as const;
+  const servers = new McpServerRegistry({
+    mcpServers: { notes: { type: 'http', url: server.url, auth } },
+    reconnect: false,
+  });
+  onTestFinished(() => servers.close());
+  return servers;
+}
+
 describe('a protected resource that is not this server (RFC 9728 §3.3)', () => {
   it('authorization code: AUTH_RESOURCE_MISMATCH naming the advertised resource, no token requested, not retried as a connect failure', async () => {
     const server = await setUp({ resource: 'https://elsewhere.example/mcp' });
@@ -268,22 +284,7 @@ describe('a protected resource that is not this server (RFC 9728 §3.3)', () => 
 
   it('client credentials discovered from the server: AUTH_RESOURCE_MISMATCH too, the secret never sent', async () => {
     const server = await setUp({ resource: 'https://elsewhere.example/mcp' });
-    const servers = new McpServerRegistry({
-      mcpServers: {
-        notes: {
-          type: 'http',
-          url: server.url,
-          auth: {
-            type: 'oauth-client-credentials',
-            issuer: server.origin,
-            clientId: 'svc',
-            clientSecret: 's3cret',
-          },
-        },
-      },
-      reconnect: false,
-    });
-    onTestFinished(() => servers.close());
+    const servers = clientCredentialsRegistry(server);
     await expect(servers.listResources('notes')).rejects.toMatchObject({
       code: 'AUTH_RESOURCE_MISMATCH',
       value: 'https://elsewhere.example/mcp',
@@ -293,22 +294,7 @@ describe('a protected resource that is not this server (RFC 9728 §3.3)', () => 
 
   it('a matching resource lets client credentials through (the same fixture, the same flow)', async () => {
     const server = await setUp();
-    const servers = new McpServerRegistry({
-      mcpServers: {
-        notes: {
-          type: 'http',
-          url: server.url,
-          auth: {
-            type: 'oauth-client-credentials',
-            issuer: server.origin,
-            clientId: 'svc',
-            clientSecret: 's3cret',
-          },
-        },
-      },
-      reconnect: false,
-    });
-    onTestFinished(() => servers.close());
+    const servers = clientCredentialsRegistry(server);
     const { resources } = await servers.listResources('notes');
     expect(resources.map((resource) => resource.name)).toEqual(['notes of service']);
     expect(server.log.tokenRequests).toEqual([{ grantType: 'client_credentials', resource: server.url }]);
