@@ -1,4 +1,6 @@
+import { LRUCache } from 'lru-cache';
 import type { McpServerRegistry } from '../mcp/mcp-server-registry.js';
+import { boundedByCount } from '../options/bounded-by-count.js';
 
 export interface PinnedTarget {
   readonly server: string;
@@ -17,14 +19,21 @@ export interface SubscriptionFailure {
  * (a pipeline, a conversation): a URI is subscribed when its first holder appears and
  * unsubscribed when its last one goes, and re-subscribed when its server's session reopens.
  */
+interface HeldScope {
+  readonly targets: readonly PinnedTarget[];
+  readonly keys: Set<string>;
+}
+
 export class PinSubscriptions {
   readonly #servers: McpServerRegistry;
   readonly #onFailure: (failure: SubscriptionFailure) => void;
-  /** scope → the targets it was last reconciled with (in the order given) and their keys. */
-  readonly #heldByScope = new Map<
-    string,
-    { readonly targets: readonly PinnedTarget[]; readonly keys: Set<string> }
-  >();
+  /**
+   * scope → the targets it was last reconciled with (in the order given) and their keys. Bounded:
+   * a service sees conversations without end, and each one that pins anything is a scope. The
+   * least recently reconciled scope past the bound lets go of what it held (unsubscribed when it
+   * was the last holder); its next turn reconciles it again.
+   */
+  readonly #heldByScope: LRUCache<string, HeldScope>;
   /** key → number of scopes holding it. */
   readonly #holders = new Map<string, number>();
   readonly #subscribed = new Set<string>();
@@ -33,9 +42,19 @@ export class PinSubscriptions {
   readonly #pending = new Set<Promise<void>>();
   readonly #detach: () => void;
 
-  constructor(servers: McpServerRegistry, onFailure: (failure: SubscriptionFailure) => void = () => {}) {
+  constructor(
+    servers: McpServerRegistry,
+    onFailure: (failure: SubscriptionFailure) => void = () => {},
+    maxScopes = 10_000,
+  ) {
     this.#servers = servers;
     this.#onFailure = onFailure;
+    this.#heldByScope = new LRUCache<string, HeldScope>({
+      ...boundedByCount(maxScopes),
+      dispose: (held, _scope, reason) => {
+        if (reason === 'evict') for (const key of held.keys) this.#release(key);
+      },
+    });
     const onOpened = (event: { server: string }) => {
       // What an earlier probe answered (or failed to: the server was unreachable) says nothing of
       // this session: ask it again.
@@ -76,6 +95,11 @@ export class PinSubscriptions {
     const kept = Object.freeze([...targets]);
     this.#heldByScope.set(scope, { targets: kept, keys: next });
     return kept;
+  }
+
+  /** Scopes holding pins now (at most maxScopes). */
+  get scopes(): number {
+    return this.#heldByScope.size;
   }
 
   /** (server, uri) pairs currently subscribed. */

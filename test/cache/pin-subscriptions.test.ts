@@ -285,4 +285,33 @@ describe('PinSubscriptions and a server that comes up late', () => {
     expect(subscriptions.subscribed).toEqual([{ server: 'late', uri: 'doc://a' }]);
     expect(server.subscriptionRequests()).toEqual(['subscribe doc://a']);
   });
+
+  it('holds at most maxScopes scopes: the least recently reconciled lets go of its pins (unsubscribed with their last holder) and takes them again on its next turn', async () => {
+    const server = startControlledServer({ 'doc://a': text('doc://a'), 'doc://b': text('doc://b') });
+    const servers = new McpServerRegistry({ mcpServers: { controlled: server.serverConfig } });
+    const subscriptions = new PinSubscriptions(servers, () => {}, 2);
+    onTestFinished(async () => {
+      subscriptions.dispose();
+      await servers.close();
+      await server.close();
+    });
+    subscriptions.reconcile('pipeline:p', [a]);
+    subscriptions.reconcile('conversation:1', [b]);
+    // The pipeline's turn comes again: conversation 1 is the least recent when 2 arrives.
+    subscriptions.reconcile('pipeline:p', [a]);
+    subscriptions.reconcile('conversation:2', [a]);
+    await subscriptions.settled();
+    expect(subscriptions.scopes).toBe(2);
+    expect(subscriptions.subscribed).toEqual([a]);
+    expect(server.subscriptionRequests()).toEqual([
+      'subscribe doc://a',
+      'subscribe doc://b',
+      'unsubscribe doc://b',
+    ]);
+    for (let index = 3; index < 1_000; index++) subscriptions.reconcile(`conversation:${index}`, [a]);
+    expect(subscriptions.scopes).toBe(2);
+    subscriptions.reconcile('conversation:1', [b]);
+    await subscriptions.settled();
+    expect(subscriptions.subscribed).toEqual([a, b]);
+  });
 });
