@@ -19,6 +19,7 @@ export const scenarios = [
   { key: 'replicas', file: 'replicas.ts' },
   { key: 'telemetryOverhead', file: 'telemetry-overhead.ts' },
   { key: 'service', file: 'service.ts' },
+  { key: 'relevantVsHead', file: 'relevant-vs-head.ts' },
 ] as const satisfies readonly { key: string; file: string }[];
 
 export type ScenarioKey = (typeof scenarios)[number]['key'];
