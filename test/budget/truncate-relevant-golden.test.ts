@@ -45,7 +45,13 @@ function text(chars: number, seed: number): string {
   return lines.join('\n').slice(0, chars);
 }
 
-const queries = ['payment failed', 'refund ledger stock', 'shipping tax invoice', '日本語 webhook', 'checkout'];
+const queries = [
+  'payment failed',
+  'refund ledger stock',
+  'shipping tax invoice',
+  '日本語 webhook',
+  'checkout',
+];
 
 function check(name: string, value: string): void {
   const digest = createHash('sha256').update(value).digest('hex');
@@ -94,7 +100,13 @@ describe('relevant truncation, the same cut as before (golden)', () => {
             sha256: String(index).repeat(64),
           },
           sections: [
-            { kind: 'text', uri: `docs://page/${index}`, mimeType: 'text/plain', bytes: body.length, text: body },
+            {
+              kind: 'text',
+              uri: `docs://page/${index}`,
+              mimeType: 'text/plain',
+              bytes: body.length,
+              text: body,
+            },
           ],
           contentKey: `content-${index}`,
         };
@@ -113,12 +125,15 @@ describe('relevant truncation, the same cut as before (golden)', () => {
               ...(memo && { derived: memo }),
             });
             expect(composed.usedTokens).toBeLessThanOrEqual(maxTokens);
-            expect(await tokenizer.count(composed.blocks.map((block) => block.text).join(''))).toBeLessThanOrEqual(
-              maxTokens,
-            );
+            expect(
+              await tokenizer.count(composed.blocks.map((block) => block.text).join('')),
+            ).toBeLessThanOrEqual(maxTokens);
             check(
               `compose ${maxTokens} ${query} ${memo ? 'memo' : 'none'}`,
-              JSON.stringify({ blocks: composed.blocks.map((block) => block.text), used: composed.usedTokens }),
+              JSON.stringify({
+                blocks: composed.blocks.map((block) => block.text),
+                used: composed.usedTokens,
+              }),
             );
           }
     } finally {
