@@ -7,6 +7,7 @@ import type {
   TruncationStrategyName,
 } from '../types.js';
 import type { BodyMeasure } from './measure-body.js';
+import type { ChunkMemo } from './truncate/truncation-strategy.js';
 
 /** Converted, escaped content ready for the budget, in budget rank order. */
 export interface ComposableAttachment {
@@ -38,9 +39,10 @@ export interface FrameCost {
 
 /**
  * What a warm turn reuses (the derived cache): how far each body was counted, what its frames
- * cost, and each rendering with its exact count, keyed by everything that shapes them.
+ * cost, each rendering with its exact count, and each body's chunk index for `relevant` cuts,
+ * keyed by everything that shapes them.
  */
-export interface BudgetMemo extends MeasureMemo {
+export interface BudgetMemo extends MeasureMemo, ChunkMemo {
   rendering(key: string): CountedBlock | undefined;
   keepRendering(key: string, rendered: CountedBlock): void;
   /** A whole turn's composition, when every input to it is what it was (see composeContext). */

@@ -120,6 +120,15 @@ async function renderAttachment(
     tokenizer,
     lineAware: options.lineAware ?? true,
     ...(options.query !== undefined && { query: options.query }),
+    // The body's chunks, term statistics and chunk counts, kept by content across turns.
+    ...(options.derived &&
+      item.contentKey !== undefined &&
+      text === assembled.body && {
+        chunks: {
+          memo: options.derived,
+          key: `${item.contentKey}\u0000${modelKey(options.model)}\u0000${tokenizer.name}`,
+        },
+      }),
     marker: (range, estimated) =>
       truncationMarker({
         server: item.provenance.server,

@@ -2,6 +2,7 @@ import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import type { BudgetMemo, CountedBlock, FrameCost } from '../budget/composable-attachment.js';
 import type { BodyMeasure } from '../budget/measure-body.js';
+import type { ChunkIndex } from '../budget/truncate/chunk-index.js';
 import type { ConvertedSection } from '../convert/convert-contents.js';
 import type { ConverterRegistry } from '../convert/converter-registry.js';
 import type { Conversion, ConversionMemo } from '../convert/prepare-attachment.js';
@@ -12,7 +13,8 @@ import { getQuietly } from './get-quietly.js';
 const derivedCacheOptionsSchema = z.strictObject({
   /**
    * Bytes held at most (default 256 MiB, what a default 64 MiB content cache derives): half for
-   * conversions, a quarter for token arrays, an eighth each for renderings and whole turns.
+   * conversions, a quarter for token arrays, 3/32 each for renderings and whole turns, 1/16 for
+   * `relevant`'s chunk indexes.
    */
   maxBytes: z
     .number()
@@ -39,17 +41,19 @@ export class DerivedCache implements ConversionMemo, BudgetMemo {
   readonly #frameCosts: LRUCache<string, FrameCost>;
   // Whole warm turns: the composition of a turn whose every input is unchanged.
   readonly #compositions: LRUCache<string, { readonly blocks: readonly { readonly text: string }[] }>;
+  // `relevant`'s chunks, term postings and chunk counts of each body (see chunk-index.ts).
+  readonly #chunkIndexes: LRUCache<string, ChunkIndex>;
 
   constructor(options: DerivedCacheOptions = {}) {
     const { maxBytes } = parseOptions(derivedCacheOptionsSchema, options, 'derived');
     this.#renderings = new LRUCache({
-      maxSize: Math.floor(maxBytes / 8),
+      maxSize: Math.floor((maxBytes * 3) / 32),
       // The block's text; media parts share their data with the conversion.
       sizeCalculation: (rendered) => Math.max(1, rendered.block.text.length * 2),
     });
     this.#frameCosts = new LRUCache(boundedByCount(10_000));
     this.#compositions = new LRUCache({
-      maxSize: Math.floor(maxBytes / 8),
+      maxSize: Math.floor((maxBytes * 3) / 32),
       // Its key (one line per attachment) and its blocks' text, which the renderings may share.
       sizeCalculation: (composed, key) =>
         Math.max(1, 2 * key.length + composed.blocks.reduce((sum, block) => sum + 2 * block.text.length, 0)),
@@ -62,6 +66,11 @@ export class DerivedCache implements ConversionMemo, BudgetMemo {
           1,
           conversion.sections.reduce((sum, section) => sum + sizeOf(section), 0),
         ),
+    });
+    // An index's own estimate: postings, term keys and per-chunk arrays; chunk counts fill in place.
+    this.#chunkIndexes = new LRUCache({
+      maxSize: Math.max(1, Math.floor(maxBytes / 16)),
+      sizeCalculation: (index) => Math.max(1, index.bytes),
     });
     // 4 bytes a token, about one token per 4 bytes of text.
     this.#measures = new LRUCache({
@@ -154,6 +163,15 @@ export class DerivedCache implements ConversionMemo, BudgetMemo {
     this.#compositions.set(key, composed);
   }
 
+  /** A body's chunk index for `relevant` (keyed by content, model media, tokenizer and where chunks start). */
+  chunkIndex(key: string, build: () => ChunkIndex): ChunkIndex {
+    const kept = getQuietly(this.#chunkIndexes, key);
+    if (kept) return kept;
+    const index = build();
+    this.#chunkIndexes.set(key, index);
+    return index;
+  }
+
   frameCost(key: string): FrameCost | undefined {
     return getQuietly(this.#frameCosts, key);
   }
@@ -167,7 +185,8 @@ export class DerivedCache implements ConversionMemo, BudgetMemo {
       this.#conversions.calculatedSize +
       this.#measures.calculatedSize +
       this.#renderings.calculatedSize +
-      this.#compositions.calculatedSize
+      this.#compositions.calculatedSize +
+      this.#chunkIndexes.calculatedSize
     );
   }
 }

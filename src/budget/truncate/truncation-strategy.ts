@@ -2,6 +2,7 @@ import type { TruncationStrategyName } from '../../types.js';
 import type { JoinedPart } from '../count-joined.js';
 import type { BoundedEncoding, Tokenizer } from '../tokenizer.js';
 import type { ElidedRange } from '../truncation-marker.js';
+import type { ChunkIndex } from './chunk-index.js';
 
 /** What a strategy needs to cut one attachment's content down to its share. */
 export interface TruncationRequest {
@@ -22,6 +23,18 @@ export interface TruncationRequest {
   /** The user's message, for `relevant`. */
   readonly query?: string;
   readonly marker: (range: ElidedRange, estimated: boolean) => string;
+  /**
+   * Where `relevant` keeps what it derives from this body across turns (the derived cache), and
+   * the key naming the body (its content, the model's media and the tokenizer). Without it, each
+   * cut derives them afresh.
+   */
+  readonly chunks?: { readonly memo: ChunkMemo; readonly key: string };
+}
+
+/** Keeps each body's chunk index (see chunk-index.ts), bounded. */
+export interface ChunkMemo {
+  /** The index kept under `key`, or `build()`'s, kept. */
+  chunkIndex(key: string, build: () => ChunkIndex): ChunkIndex;
 }
 
 export interface TruncationResult {

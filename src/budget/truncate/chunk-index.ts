@@ -1,0 +1,122 @@
+import { termsOf } from './score-chunks-bm25.js';
+import { splitIntoChunks } from './split-into-chunks.js';
+
+// Okapi BM25 defaults (as scoreChunksBm25).
+const k1 = 1.2;
+const b = 0.75;
+
+/**
+ * What `relevant` derives from a body once, whatever the query: its chunks (splitIntoChunks from
+ * `from`), each chunk's term count and the body's term postings (BM25's statistics), and each
+ * chunk's token count, filled in the first time a cut weighs the chunk. A turn then only scores
+ * its query against it (scoreQuery). Kept in the derived cache by content (see DerivedCache.chunkIndex).
+ */
+export interface ChunkIndex {
+  /** Length of the body it was built from: a cheap check that it is read with that body. */
+  readonly bodyLength: number;
+  readonly from: number;
+  readonly starts: Uint32Array;
+  readonly ends: Uint32Array;
+  /** Terms in each chunk (BM25's document length). */
+  readonly termLengths: Uint32Array;
+  readonly averageLength: number;
+  /** Term → its postings, `postings[offsets[id]…offsets[id + 1])` as (chunk, frequency) pairs. */
+  readonly termIds: ReadonlyMap<string, number>;
+  readonly offsets: Uint32Array;
+  readonly postings: Uint32Array;
+  /** Tokens of each chunk on its own under `tokenizerName`; -1 until first counted. */
+  readonly tokens: Int32Array;
+  /** The pinned prefix's tokens (`body.slice(0, from)`); -1 until first counted. */
+  pinnedTokens: number;
+  /** About what it holds, for the derived cache's byte bound. */
+  readonly bytes: number;
+}
+
+/** Chunks, term statistics and an empty token memo for `body` cut from `from`. Linear in the body. */
+export function indexChunks(body: string, from: number): ChunkIndex {
+  const chunks = splitIntoChunks(body, from);
+  const count = chunks.length;
+  const starts = new Uint32Array(count);
+  const ends = new Uint32Array(count);
+  const termLengths = new Uint32Array(count);
+  const byTerm = new Map<string, number[]>();
+  let totalLength = 0;
+  for (let index = 0; index < count; index++) {
+    const chunk = chunks[index] as { start: number; end: number };
+    starts[index] = chunk.start;
+    ends[index] = chunk.end;
+    const terms = termsOf(body.slice(chunk.start, chunk.end));
+    termLengths[index] = terms.length;
+    totalLength += terms.length;
+    const counts = new Map<string, number>();
+    for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
+    for (const [term, frequency] of counts) {
+      let list = byTerm.get(term);
+      if (!list) {
+        list = [];
+        byTerm.set(term, list);
+      }
+      list.push(index, frequency);
+    }
+  }
+  const termIds = new Map<string, number>();
+  const offsets = new Uint32Array(byTerm.size + 1);
+  let pairs = 0;
+  for (const list of byTerm.values()) pairs += list.length;
+  const postings = new Uint32Array(pairs);
+  let id = 0;
+  let at = 0;
+  let termBytes = 0;
+  for (const [term, list] of byTerm) {
+    termIds.set(term, id);
+    offsets[id] = at;
+    postings.set(list, at);
+    at += list.length;
+    id++;
+    // The key (UTF-16) and a map entry.
+    termBytes += 2 * term.length + 40;
+  }
+  offsets[id] = at;
+  return {
+    bodyLength: body.length,
+    from,
+    starts,
+    ends,
+    termLengths,
+    // As scoreChunksBm25 computes it: the same sum in the same order, the same quotient.
+    averageLength: totalLength / count || 1,
+    termIds,
+    offsets,
+    postings,
+    tokens: new Int32Array(count).fill(-1),
+    pinnedTokens: -1,
+    bytes: 256 + termBytes + 4 * (offsets.length + postings.length) + 20 * count,
+  };
+}
+
+/**
+ * BM25 score of each chunk of `index` for the query: what scoreChunksBm25 gives for the same
+ * chunks, bit for bit (each chunk's terms are added in the query's order, as there), in time
+ * proportional to the postings of the query's terms rather than to the body.
+ */
+export function scoreQuery(index: ChunkIndex, query: string): Float64Array {
+  const count = index.starts.length;
+  const scores = new Float64Array(count);
+  if (count === 0) return scores;
+  for (const term of new Set(termsOf(query))) {
+    const id = index.termIds.get(term);
+    if (id === undefined) continue;
+    const from = index.offsets[id] as number;
+    const to = index.offsets[id + 1] as number;
+    const containing = (to - from) / 2;
+    const idf = Math.log(1 + (count - containing + 0.5) / (containing + 0.5));
+    for (let at = from; at < to; at += 2) {
+      const chunk = index.postings[at] as number;
+      const frequency = index.postings[at + 1] as number;
+      const norm =
+        frequency + k1 * (1 - b + (b * (index.termLengths[chunk] as number)) / index.averageLength);
+      scores[chunk] = (scores[chunk] as number) + (idf * frequency * (k1 + 1)) / norm;
+    }
+  }
+  return scores;
+}
