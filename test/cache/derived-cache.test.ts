@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CountedBlock } from '../../src/budget/composable-attachment.js';
 import type { BodyMeasure } from '../../src/budget/measure-body.js';
+import { indexChunks } from '../../src/budget/truncate/chunk-index.js';
 import { DerivedCache } from '../../src/cache/derived-cache.js';
 import { ConverterRegistry } from '../../src/convert/converter-registry.js';
 import { plainTextConverter } from '../../src/convert/converters/plain-text-converter.js';
@@ -95,8 +96,8 @@ describe('DerivedCache', () => {
     expect(cache.bytesHeld).toBe(4);
   });
 
-  it('maxBytes bounds each kind: half for conversions, a quarter for token arrays, an eighth for renderings and for compositions', async () => {
-    const cache = new DerivedCache({ maxBytes: 800 });
+  it('maxBytes bounds each kind: half for conversions, a quarter for token arrays, 3/32 for renderings and for compositions', async () => {
+    const cache = new DerivedCache({ maxBytes: 3200 });
     const media = (length: number) =>
       conversion([
         {
@@ -108,21 +109,43 @@ describe('DerivedCache', () => {
           data: 'x'.repeat(length),
         },
       ]);
-    // 400 bytes of conversions fit, 401 do not.
-    cache.keepConversion('fits', media(400));
-    cache.keepConversion('over', media(401));
+    // 1600 bytes of conversions fit, 1601 do not.
+    cache.keepConversion('fits', media(1600));
+    cache.keepConversion('over', media(1601));
     expect([cache.conversion('fits') !== undefined, cache.conversion('over')]).toEqual([true, undefined]);
-    // 200 bytes of token arrays (50 tokens) fit, 204 do not.
-    await cache.measureOnce('fits', 1000, async () => measure(50, true));
-    await cache.measureOnce('over', 1000, async () => measure(51, true));
-    expect(cache.bytesHeld).toBe(400 + 200);
-    // 100 bytes of renderings fit (50 characters), 102 do not.
-    cache.keepRendering('fits', rendering('x'.repeat(50)));
-    cache.keepRendering('over', rendering('x'.repeat(51)));
+    // 800 bytes of token arrays (200 tokens) fit, 804 do not.
+    await cache.measureOnce('fits', 1000, async () => measure(200, true));
+    await cache.measureOnce('over', 1000, async () => measure(201, true));
+    expect(cache.bytesHeld).toBe(1600 + 800);
+    // 300 bytes of renderings fit (150 characters), 302 do not.
+    cache.keepRendering('fits', rendering('x'.repeat(150)));
+    cache.keepRendering('over', rendering('x'.repeat(151)));
     expect([cache.rendering('fits') !== undefined, cache.rendering('over')]).toEqual([true, undefined]);
-    cache.keepComposition('k', { blocks: [{ text: 'x'.repeat(49) }] });
-    cache.keepComposition('l', { blocks: [{ text: 'x'.repeat(50) }] });
+    cache.keepComposition('k', { blocks: [{ text: 'x'.repeat(149) }] });
+    cache.keepComposition('l', { blocks: [{ text: 'x'.repeat(150) }] });
     expect([cache.composition('k') !== undefined, cache.composition('l')]).toEqual([true, undefined]);
+  });
+
+  it('chunk indexes (relevant cuts) are kept by key and bounded by a sixteenth of maxBytes, least recently used first out', () => {
+    const text = (word: string) =>
+      Array.from({ length: 40 }, (_, line) => `${word} ${line} of the log`).join('\n');
+    const one = indexChunks(text('alpha'), 0);
+    const cache = new DerivedCache({ maxBytes: 16 * (one.bytes + 8) });
+    let builds = 0;
+    const build = (word: string) => () => {
+      builds++;
+      return indexChunks(text(word), 0);
+    };
+    const first = cache.chunkIndex('a', build('alpha'));
+    expect(cache.chunkIndex('a', build('alpha'))).toBe(first);
+    expect(builds).toBe(1);
+    expect(cache.bytesHeld).toBe(first.bytes);
+    // A second index does not fit beside the first: the first goes.
+    cache.chunkIndex('b', build('gamma'));
+    expect(builds).toBe(2);
+    expect(cache.bytesHeld).toBeLessThanOrEqual(one.bytes + 8);
+    cache.chunkIndex('a', build('alpha'));
+    expect(builds).toBe(3);
   });
 
   it('the default bound is 256 MiB (what a default 64 MiB content cache derives): a 128 MiB conversion is kept, one byte more is not', () => {
