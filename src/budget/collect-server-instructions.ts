@@ -143,7 +143,7 @@ export async function collectServerInstructions(
 
 /** Neither this frame's closing tag nor a resource frame's survives inside instructions. */
 function escapeInstructions(text: string): string {
-  return escapeFrameTags(escapeUntrustedText(text), frameTag);
+  return escapeUntrustedText(text);
 }
 
 function frame(server: string, body: string): string {

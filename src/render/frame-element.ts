@@ -1,6 +1,25 @@
 import { neutralizeText } from './neutralize-text.js';
 
 /**
+ * The element names of our frames: resources (`mcp-resource`, whose spelling also covers
+ * `mcp-resource-link`) and server instructions. Text framed in one may spell none of them:
+ * content could otherwise close its own frame or open one of another kind with made-up
+ * provenance (a SKILL.md body forging `<mcp-server-instructions server="host">`).
+ */
+export const frameTags = ['mcp-resource', 'mcp-server-instructions'] as const;
+
+/**
+ * The one rule for framed text (bodies of every frame, and through escapeUntrustedText every
+ * server's text): every spelling of every tag of ours escaped (see escapeFrameTags). Attribute
+ * values (provenance, a skill's name and description) are escaped further: no `<` at all.
+ */
+export function escapeOurFrameTags(text: string): string {
+  let escaped = text;
+  for (const tag of frameTags) escaped = escapeFrameTags(escaped, tag);
+  return escaped;
+}
+
+/**
  * `<tag name="value" …>\nbody\n</tag>\n\n`, attribute values escaped and neutralized. The body
  * should already be escaped (so counts made before framing hold); it is escaped once more here,
  * which changes nothing in escaped text, so that no caller can build a frame its content closes.
@@ -13,7 +32,10 @@ export function frameElement(
   body: string,
 ): string {
   const rendered = attributes.map(([name, value]) => ` ${name}="${escapeAttribute(value)}"`).join('');
-  return `<${tag}${rendered}>\n${escapeFrameTags(body, tag)}\n</${tag}>\n\n`;
+  const escaped = escapeOurFrameTags(body);
+  // A tag not of ours (a host's own frame) is escaped in its body too.
+  const closed = (frameTags as readonly string[]).includes(tag) ? escaped : escapeFrameTags(escaped, tag);
+  return `<${tag}${rendered}>\n${closed}\n</${tag}>\n\n`;
 }
 
 /** `<tag name="value" …/>`, attribute values escaped: a reference that carries no body. */

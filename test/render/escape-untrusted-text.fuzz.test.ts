@@ -47,7 +47,10 @@ describe('fuzz: escaping by quick searches gives the bytes of the one-replace ru
         expect(escapeFrameTags(text, 'mcp-server-instructions')).toBe(
           referenceTags(text, 'mcp-server-instructions'),
         );
-        expect(escapeUntrustedText(text)).toBe(referenceTags(referenceNeutralize(text), 'mcp-resource'));
+        // Every tag of ours, whichever frame the text goes into.
+        expect(escapeUntrustedText(text)).toBe(
+          referenceTags(referenceTags(referenceNeutralize(text), 'mcp-resource'), 'mcp-server-instructions'),
+        );
       }),
       fuzzParameters(3000),
     );
