@@ -20,6 +20,7 @@ export const scenarios = [
   { key: 'telemetryOverhead', file: 'telemetry-overhead.ts' },
   { key: 'service', file: 'service.ts' },
   { key: 'relevantVsHead', file: 'relevant-vs-head.ts' },
+  { key: 'cliStart', file: 'cli-start.ts' },
 ] as const satisfies readonly { key: string; file: string }[];
 
 export type ScenarioKey = (typeof scenarios)[number]['key'];

@@ -1,7 +1,17 @@
 import type { CliContext } from './cli-context.js';
 import type { CliOptionName, CliOptionValues } from './cli-options.js';
 
-/** One command of `mcp-context`: its words, its usage line, the options it takes, and what it does. */
+/** What a command does, given what it works with; returns the exit code. */
+export type CliCommandRun = (
+  context: CliContext,
+  positionals: readonly string[],
+  values: CliOptionValues,
+) => Promise<number>;
+
+/**
+ * One command of `mcp-context`: its words, its usage line and the options it takes, declared
+ * apart from what it does, which `load()` imports only when the command runs.
+ */
 export interface CliCommand {
   /** The command's words, e.g. `pin add`. */
   readonly name: string;
@@ -10,6 +20,6 @@ export interface CliCommand {
   readonly summary: string;
   /** Options beyond `--config`, `--store`, `--json`, `--help`. */
   readonly options: readonly CliOptionName[];
-  /** Returns the exit code. */
-  run(context: CliContext, positionals: readonly string[], values: CliOptionValues): Promise<number>;
+  /** Imports the command's module (and the part of the library it uses). */
+  load(): Promise<CliCommandRun>;
 }

@@ -19,6 +19,7 @@ export const cliOptions = {
   },
   json: { type: 'boolean', description: 'machine-readable output on stdout (errors too, on stderr)' },
   help: { type: 'boolean', short: 'h', description: 'this text: the usage of the command or group' },
+  version: { type: 'boolean', short: 'V', description: "the package's version (alone, before any command)" },
   port: {
     type: 'string',
     value: 'N',

@@ -1,4 +1,4 @@
-import { ContextError } from '../index.js';
+import { ContextError } from '../errors.js';
 
 /** An error as `{ code, message }` for tables and `--json` output. */
 export function describeError(error: unknown): { code: string; message: string } {

@@ -1,8 +1,11 @@
 #!/usr/bin/env node
-import { ContextError } from '../index.js';
+// What runs before a command is chosen loads none of the library: `--help`, `--version` and usage
+// errors answer from the declarations alone (cli-commands.ts, cli-options.ts). A command's own
+// module, and with it the part of the library it uses, is imported once the command is known.
+import { ContextError } from '../errors.js';
+import { packageVersion } from '../version.js';
 import type { CliCommand } from './cli-command.js';
 import { commands } from './cli-commands.js';
-import { CliContext } from './cli-context.js';
 import { describeOptions, globalOptions, parseCliArguments } from './cli-options.js';
 import { describeError } from './describe-error.js';
 import { UsageError } from './usage-error.js';
@@ -31,6 +34,7 @@ const globalUsage = `every command takes:\n${describeOptions(globalOptions)}`;
 const usage = `mcp-context — MCP resources as model context
 
 usage: mcp-context <command> [options]
+       mcp-context --version
 
 ${describeCommands(commands)}
 
@@ -41,6 +45,12 @@ exit codes: 0 success, 1 an operation failed, 2 bad usage or config`;
 async function main(argv: readonly string[], state: { json: boolean }): Promise<number> {
   const { positionals, values, tokens } = parseCliArguments(argv);
   state.json = values.json === true;
+  if (values.version && positionals.length === 0) {
+    process.stdout.write(
+      state.json ? `${JSON.stringify({ version: packageVersion })}\n` : `${packageVersion}\n`,
+    );
+    return 0;
+  }
   const command = findCommand(positionals);
   if (!command) {
     if (positionals.length === 0) {
@@ -72,9 +82,10 @@ async function main(argv: readonly string[], state: { json: boolean }): Promise<
       throw new UsageError(`${command.name} takes no --${token.name}`);
     }
   }
+  const [run, { CliContext }] = await Promise.all([command.load(), import('./cli-context.js')]);
   const context = new CliContext(values);
   try {
-    return await command.run(context, positionals.slice(command.name.split(' ').length), values);
+    return await run(context, positionals.slice(command.name.split(' ').length), values);
   } finally {
     await context.close();
   }

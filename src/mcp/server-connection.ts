@@ -15,6 +15,7 @@ import { resourceMismatchOf } from '../credentials/resource-mismatch.js';
 import { SecretRedactor } from '../credentials/secret-redactor.js';
 import { ContextError } from '../errors.js';
 import { inSpan, type Telemetry } from '../trace/telemetry.js';
+import { packageVersion } from '../version.js';
 import { httpStatusOf, isStdioMessageOverflow } from './classify-transport-error.js';
 import { connectWithFallback, transportKindOf } from './connect-with-fallback.js';
 import { createEndpointFetch } from './create-endpoint-fetch.js';
@@ -102,7 +103,7 @@ const ownConnectFailures = new Set([
   'INVALID_OPTION',
 ]);
 
-const clientInfo = { name: 'mcp-resource-context', version: '0.1.0' };
+const clientInfo = { name: 'mcp-resource-context', version: packageVersion };
 
 /**
  * One MCP session with one server: connected on first use, one SDK `Client`. When the

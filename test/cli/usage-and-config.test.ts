@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, inject, it, onTestFinished } from 'vitest';
@@ -38,6 +38,26 @@ describe('mcp-context usage', () => {
     expect(commandHelp).toMatchObject({
       code: 0,
       stdout: expect.stringMatching(/^usage: mcp-context pin add \(--pipeline P/),
+    });
+  });
+
+  it('--version (and -V) prints the version package.json gives, exit 0; with --json as JSON', async () => {
+    const directory = emptyDirectory();
+    const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
+    for (const flag of ['--version', '-V']) {
+      expect(await runCli([flag], directory)).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+    }
+    expect(await runCli(['--version', '--json'], directory)).toMatchObject({
+      code: 0,
+      stdout: `${JSON.stringify({ version })}\n`,
+    });
+    // The version is the package's, not a command's option.
+    const withCommand = await runCli(['servers', '--version'], directory);
+    expect(withCommand).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('servers takes no --version'),
     });
   });
 

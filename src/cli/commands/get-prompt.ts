@@ -5,30 +5,24 @@ import {
   parsePromptCommand,
   runPromptCommand,
 } from '../../prompts.js';
-import type { CliCommand } from '../cli-command.js';
+import type { CliCommandRun } from '../cli-command.js';
 import type { CliContext } from '../cli-context.js';
 import { listEveryPage } from '../list-every-page.js';
 import { UsageError } from '../usage-error.js';
 
-export const getPromptCommand: CliCommand = {
-  name: 'prompt',
-  arguments: '<server> <name> [key=value … | JSON]   (or /mcp__<server>__<name> [key=value … | JSON])',
-  summary:
-    "get a prompt with arguments and print its messages as a model gets them (the library's runPromptCommand)",
-  options: [],
-  async run(context, positionals) {
-    const servers = await context.servers();
-    const command = locatePrompt(positionals, servers.serverNames);
-    await checkArguments(servers, command.server, command.prompt, command.arguments);
-    // The library's own path: arguments checked, prompts/get, messages converted and framed.
-    const result = await runPromptCommand(servers, command);
-    if (context.json) {
-      context.writeJson(result);
-      return 0;
-    }
-    writeMessages(context, result);
+/** `mcp-context prompt` (declared, with its options, in ../cli-commands.ts). */
+export const runGetPrompt: CliCommandRun = async (context, positionals) => {
+  const servers = await context.servers();
+  const command = locatePrompt(positionals, servers.serverNames);
+  await checkArguments(servers, command.server, command.prompt, command.arguments);
+  // The library's own path: arguments checked, prompts/get, messages converted and framed.
+  const result = await runPromptCommand(servers, command);
+  if (context.json) {
+    context.writeJson(result);
     return 0;
-  },
+  }
+  writeMessages(context, result);
+  return 0;
 };
 
 // --- Internal helpers ---

@@ -1,6 +1,6 @@
 import type { OAuthStore } from '../../credentials.js';
 import type { McpServerConfigInput, McpServerRegistry, ServerStatus } from '../../index.js';
-import type { CliCommand } from '../cli-command.js';
+import type { CliCommandRun } from '../cli-command.js';
 import { createProgress } from '../create-progress.js';
 import { paintStatus } from '../create-style.js';
 import { formatTable } from '../format-table.js';
@@ -12,71 +12,66 @@ export type ServerReport = ServerStatus & {
   readonly auth: string;
 };
 
-export const listServersCommand: CliCommand = {
-  name: 'servers',
-  arguments: '',
-  summary: 'each configured server: state, transport, capabilities, counts, last error',
-  options: [],
-  async run(context) {
-    const servers = await context.servers();
-    const progress = createProgress();
-    progress.update(`connecting to ${servers.serverNames.length} server(s)…`);
-    const config = await context.config();
-    const store = context.oauthStore();
-    const statuses = await Promise.all(
-      servers.serverNames.map(async (name) => ({
-        ...(await probeServer(servers, name)),
-        auth: await authState(config.mcpServers[name], name, store),
-      })),
+/** `mcp-context servers` (declared, with its options, in ../cli-commands.ts). */
+export const runListServers: CliCommandRun = async (context) => {
+  const servers = await context.servers();
+  const progress = createProgress();
+  progress.update(`connecting to ${servers.serverNames.length} server(s)…`);
+  const config = await context.config();
+  const store = context.oauthStore();
+  const statuses = await Promise.all(
+    servers.serverNames.map(async (name) => ({
+      ...(await probeServer(servers, name)),
+      auth: await authState(config.mcpServers[name], name, store),
+    })),
+  );
+  progress.done();
+  if (context.json) {
+    context.writeJson(statuses);
+  } else if (statuses.length === 0) {
+    const file = context.configPath;
+    context.write(
+      file === undefined
+        ? 'no servers configured: no config file (./mcp-context.json, or --config FILE) with mcpServers\n'
+        : `no servers configured (mcpServers in ${file})\n`,
     );
-    progress.done();
-    if (context.json) {
-      context.writeJson(statuses);
-    } else if (statuses.length === 0) {
-      const file = context.configPath;
-      context.write(
-        file === undefined
-          ? 'no servers configured: no config file (./mcp-context.json, or --config FILE) with mcpServers\n'
-          : `no servers configured (mcpServers in ${file})\n`,
-      );
-    } else {
-      const style = context.style;
-      const rows = statuses.map((status) => [
-        status.server,
-        status.state,
-        status.transport ?? status.configuredTransport,
-        summarizeCapabilities(status.capabilities),
-        status.resourceCount ?? '-',
-        status.resourceTemplateCount ?? '-',
-        status.promptCount ?? '-',
-        status.auth,
-        status.lastError ? `${status.lastError.code}: ${status.lastError.message}` : '',
-      ]);
-      const header = [
-        'server',
-        'state',
-        'transport',
-        'capabilities',
-        'resources',
-        'templates',
-        'prompts',
-        'auth',
-        'last error',
-      ];
-      context.write(
-        `${formatTable(header, rows, (text, row, column) => {
-          if (row < 0) return style.bold(text);
-          if (column === 1) return paintStatus(style, text);
-          return column === 8 ? style.red(text) : text;
-        })}\n`,
-      );
-    }
-    // A status check that finds a server down has found a failure: scripts can act on it.
-    // A per-user server is idle for the operator: not probed, not down.
-    const up = (status: ServerReport) =>
-      status.state === 'connected' || (servers.isPerUser(status.server) && status.state === 'idle');
-    return statuses.every(up) ? 0 : 1;
-  },
+  } else {
+    const style = context.style;
+    const rows = statuses.map((status) => [
+      status.server,
+      status.state,
+      status.transport ?? status.configuredTransport,
+      summarizeCapabilities(status.capabilities),
+      status.resourceCount ?? '-',
+      status.resourceTemplateCount ?? '-',
+      status.promptCount ?? '-',
+      status.auth,
+      status.lastError ? `${status.lastError.code}: ${status.lastError.message}` : '',
+    ]);
+    const header = [
+      'server',
+      'state',
+      'transport',
+      'capabilities',
+      'resources',
+      'templates',
+      'prompts',
+      'auth',
+      'last error',
+    ];
+    context.write(
+      `${formatTable(header, rows, (text, row, column) => {
+        if (row < 0) return style.bold(text);
+        if (column === 1) return paintStatus(style, text);
+        return column === 8 ? style.red(text) : text;
+      })}\n`,
+    );
+  }
+  // A status check that finds a server down has found a failure: scripts can act on it.
+  // A per-user server is idle for the operator: not probed, not down.
+  const up = (status: ServerReport) =>
+    status.state === 'connected' || (servers.isPerUser(status.server) && status.state === 'idle');
+  return statuses.every(up) ? 0 : 1;
 };
 
 // --- Internal helpers ---

@@ -2,70 +2,57 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type AuthorizationAnswer, credentialKeyEnv } from '../../credentials.js';
 import { ContextError } from '../../index.js';
-import type { CliCommand } from '../cli-command.js';
+import type { CliCommandRun } from '../cli-command.js';
 import { requirePositionals } from '../require-positionals.js';
 import { UsageError } from '../usage-error.js';
 
 /** How long `login` waits for the browser to come back. */
 const waitMs = 5 * 60_000;
 
-export const loginCommand: CliCommand = {
-  name: 'login',
-  arguments: '<server> [--principal P] [--credentials FILE]',
-  summary:
-    'authorize at an OAuth server: prints the URL to open, waits for the redirect to 127.0.0.1, stores the tokens encrypted',
-  options: ['principal', 'credentials'],
-  async run(context, positionals, values) {
-    const [server] = requirePositionals(positionals, ['server'] as const);
-    if (context.oauthStore() === undefined) {
-      throw new UsageError(
-        `set ${credentialKeyEnv} (a 32-byte key, e.g. from generateCredentialKey()) first`,
-      );
-    }
-    const config = await context.config();
-    const entry = config.mcpServers[server];
-    if (entry === undefined) {
-      throw new ContextError('UNKNOWN_SERVER', `no MCP server named "${server}" is configured`, {
-        field: 'server',
-        value: server,
-      });
-    }
-    if (!('url' in entry) || entry.auth?.type !== 'oauth') {
-      throw new UsageError(`server "${server}" does not use OAuth authorization (auth.type "oauth")`);
-    }
-    const principal = values.principal;
-    const callback = await startCallbackServer();
-    const servers = context.createRegistry(config, callback.url, async (request) => {
-      context.writeError(`open this URL to authorize "${server}":\n`);
-      context.write(`${request.url.href}\n`);
-      return callback.answer;
+/** `mcp-context login` (declared, with its options, in ../cli-commands.ts). */
+export const runLogin: CliCommandRun = async (context, positionals, values) => {
+  const [server] = requirePositionals(positionals, ['server'] as const);
+  if (context.oauthStore() === undefined) {
+    throw new UsageError(`set ${credentialKeyEnv} (a 32-byte key, e.g. from generateCredentialKey()) first`);
+  }
+  const config = await context.config();
+  const entry = config.mcpServers[server];
+  if (entry === undefined) {
+    throw new ContextError('UNKNOWN_SERVER', `no MCP server named "${server}" is configured`, {
+      field: 'server',
+      value: server,
     });
-    try {
-      await servers.getServerCapabilities(server, principal === undefined ? {} : { principal });
-      const who = principal === undefined ? '' : ` as principal "${principal}"`;
-      context.writeError(`logged in to "${server}"${who}; tokens are in ${context.credentialsPath()}\n`);
-      return 0;
-    } finally {
-      await servers.close();
-      await callback.close();
-    }
-  },
+  }
+  if (!('url' in entry) || entry.auth?.type !== 'oauth') {
+    throw new UsageError(`server "${server}" does not use OAuth authorization (auth.type "oauth")`);
+  }
+  const principal = values.principal;
+  const callback = await startCallbackServer();
+  const servers = context.createRegistry(config, callback.url, async (request) => {
+    context.writeError(`open this URL to authorize "${server}":\n`);
+    context.write(`${request.url.href}\n`);
+    return callback.answer;
+  });
+  try {
+    await servers.getServerCapabilities(server, principal === undefined ? {} : { principal });
+    const who = principal === undefined ? '' : ` as principal "${principal}"`;
+    context.writeError(`logged in to "${server}"${who}; tokens are in ${context.credentialsPath()}\n`);
+    return 0;
+  } finally {
+    await servers.close();
+    await callback.close();
+  }
 };
 
-export const logoutCommand: CliCommand = {
-  name: 'logout',
-  arguments: '<server> [--principal P] [--credentials FILE]',
-  summary: "forget the server's OAuth tokens and client registration (for one principal)",
-  options: ['principal', 'credentials'],
-  async run(context, positionals, values) {
-    const [server] = requirePositionals(positionals, ['server'] as const);
-    const store = context.oauthStore();
-    if (store === undefined) throw new UsageError(`set ${credentialKeyEnv} first`);
-    const principal = values.principal;
-    await store.delete({ server, ...(principal !== undefined && { principal }) });
-    context.writeError(`logged out of "${server}"\n`);
-    return 0;
-  },
+/** `mcp-context logout` (declared, with its options, in ../cli-commands.ts). */
+export const runLogout: CliCommandRun = async (context, positionals, values) => {
+  const [server] = requirePositionals(positionals, ['server'] as const);
+  const store = context.oauthStore();
+  if (store === undefined) throw new UsageError(`set ${credentialKeyEnv} first`);
+  const principal = values.principal;
+  await store.delete({ server, ...(principal !== undefined && { principal }) });
+  context.writeError(`logged out of "${server}"\n`);
+  return 0;
 };
 
 // --- Internal helpers ---

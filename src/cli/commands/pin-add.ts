@@ -1,6 +1,6 @@
 import { ContextError, type PinInput } from '../../index.js';
 import { parsePromptArguments } from '../../prompts.js';
-import type { CliCommand } from '../cli-command.js';
+import type { CliCommandRun } from '../cli-command.js';
 import type { CliContext } from '../cli-context.js';
 import { parseIntegerOption } from '../cli-options.js';
 import { describeScope, describeTarget } from '../describe-pin.js';
@@ -8,64 +8,53 @@ import { requirePositionals } from '../require-positionals.js';
 import { scopeFromOptions } from '../scope-from-options.js';
 import { UsageError } from '../usage-error.js';
 
-export const pinAddCommand: CliCommand = {
-  name: 'pin add',
-  arguments:
-    '(--pipeline P | --conversation C) <server> <uri> [--max-tokens N] [--priority N] [--ignore-audience] [--skill]\n' +
-    '      a <uri> with {braces} is a template: add its arguments as key=value …',
-  summary: 'pin a resource (or template) to a pipeline or a conversation, in the pin store',
-  options: ['pipeline', 'conversation', 'max-tokens', 'priority', 'ignore-audience', 'skill'],
-  async run(context, positionals, values) {
-    const scope = scopeFromOptions(values);
-    const [server, target] = requirePositionals(positionals, ['server', 'uri'] as const, { rest: true });
-    const rest = positionals.slice(2);
-    const isTemplate = target.includes('{');
-    if (!isTemplate && rest.length > 0) {
-      throw new UsageError(`key=value arguments go with a template uri (got ${JSON.stringify(rest[0])})`);
-    }
-    const maxTokens = parseIntegerOption('max-tokens', values['max-tokens'], { min: 1 });
-    const priority = parseIntegerOption('priority', values.priority, { min: -1000, max: 1000 });
-    const config = await context.config();
-    const configured = Object.keys(config.mcpServers);
-    // The pin store does not know the servers; the config does. A typo is caught now, not on a later turn.
-    if (configured.length > 0 && !configured.includes(server)) {
-      throw new ContextError(
-        'UNKNOWN_SERVER',
-        `no MCP server named "${server}" is configured (configured: ${configured.join(', ')})`,
-        { field: 'server', value: server },
+/** `mcp-context pin add` (declared, with its options, in ../cli-commands.ts). */
+export const runPinAdd: CliCommandRun = async (context, positionals, values) => {
+  const scope = scopeFromOptions(values);
+  const [server, target] = requirePositionals(positionals, ['server', 'uri'] as const, { rest: true });
+  const rest = positionals.slice(2);
+  const isTemplate = target.includes('{');
+  if (!isTemplate && rest.length > 0) {
+    throw new UsageError(`key=value arguments go with a template uri (got ${JSON.stringify(rest[0])})`);
+  }
+  const maxTokens = parseIntegerOption('max-tokens', values['max-tokens'], { min: 1 });
+  const priority = parseIntegerOption('priority', values.priority, { min: -1000, max: 1000 });
+  const config = await context.config();
+  const configured = Object.keys(config.mcpServers);
+  // The pin store does not know the servers; the config does. A typo is caught now, not on a later turn.
+  if (configured.length > 0 && !configured.includes(server)) {
+    throw new ContextError(
+      'UNKNOWN_SERVER',
+      `no MCP server named "${server}" is configured (configured: ${configured.join(', ')})`,
+      { field: 'server', value: server },
+    );
+  }
+  const input = {
+    scope,
+    server,
+    ...(isTemplate ? { template: target, arguments: parsePromptArguments(rest) } : { uri: target }),
+    ...(maxTokens !== undefined && { maxTokens }),
+    ...(priority !== undefined && { priority }),
+    ...(values['ignore-audience'] === true && { ignoreAudience: true }),
+    ...(values.skill === true && { skill: true }),
+  } as PinInput;
+  const store = await context.store();
+  const pin = await store.pin(input).catch(async (error: unknown) => {
+    if (ContextError.isInstance(error) && error.code === 'TEMPLATE_ARGUMENT_MISSING' && 'template' in input) {
+      await suggestValues(
+        context,
+        server,
+        input.template,
+        error.field?.replace(/^arguments\./, ''),
+        input.arguments,
       );
     }
-    const input = {
-      scope,
-      server,
-      ...(isTemplate ? { template: target, arguments: parsePromptArguments(rest) } : { uri: target }),
-      ...(maxTokens !== undefined && { maxTokens }),
-      ...(priority !== undefined && { priority }),
-      ...(values['ignore-audience'] === true && { ignoreAudience: true }),
-      ...(values.skill === true && { skill: true }),
-    } as PinInput;
-    const store = await context.store();
-    const pin = await store.pin(input).catch(async (error: unknown) => {
-      if (
-        ContextError.isInstance(error) &&
-        error.code === 'TEMPLATE_ARGUMENT_MISSING' &&
-        'template' in input
-      ) {
-        await suggestValues(
-          context,
-          server,
-          input.template,
-          error.field?.replace(/^arguments\./, ''),
-          input.arguments,
-        );
-      }
-      throw error;
-    });
-    if (context.json) context.writeJson(pin);
-    else
-      context.write(`pinned ${pin.id}  ${describeScope(pin.scope)}  ${pin.server}  ${describeTarget(pin)}\n`);
-    return 0;
-  },
+    throw error;
+  });
+  if (context.json) context.writeJson(pin);
+  else
+    context.write(`pinned ${pin.id}  ${describeScope(pin.scope)}  ${pin.server}  ${describeTarget(pin)}\n`);
+  return 0;
 };
 
 // --- Internal helpers ---

@@ -7,27 +7,22 @@ import {
   ResourceContextProvider,
   type Turn,
 } from '../../index.js';
-import type { CliCommand } from '../cli-command.js';
+import type { CliCommandRun } from '../cli-command.js';
 import { formatTrace } from '../format-trace.js';
 import { requirePositionals } from '../require-positionals.js';
 
-export const demoCommand: CliCommand = {
-  name: 'demo',
-  arguments: '',
-  summary: 'the main job on the bundled GitNexus fixture (what npm start runs)',
-  options: [],
-  async run(context, positionals) {
-    requirePositionals(positionals, [] as const);
-    const turns: unknown[] = [];
-    await runDemo(
-      (text) => {
-        if (!context.json) context.write(text);
-      },
-      (title, result) => turns.push({ title, ...result }),
-    );
-    if (context.json) context.writeJson(turns);
-    return 0;
-  },
+/** `mcp-context demo` (declared, with its options, in ../cli-commands.ts). */
+export const runDemoCommand: CliCommandRun = async (context, positionals) => {
+  requirePositionals(positionals, [] as const);
+  const turns: unknown[] = [];
+  await runDemo(
+    (text) => {
+      if (!context.json) context.write(text);
+    },
+    (title, result) => turns.push({ title, ...result }),
+  );
+  if (context.json) context.writeJson(turns);
+  return 0;
 };
 
 /**
