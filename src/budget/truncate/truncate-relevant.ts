@@ -1,4 +1,5 @@
 import type { JoinedPart } from '../count-joined.js';
+import { isSafeBoundary } from '../find-safe-boundary.js';
 import { type ChunkIndex, indexChunks, scoreQuery } from './chunk-index.js';
 import { truncateHead } from './truncate-head.js';
 import type { TruncationRequest, TruncationStrategy } from './truncation-strategy.js';
@@ -89,7 +90,16 @@ export const truncateRelevant: TruncationStrategy = async (request) => {
     }
     if (!last) {
       const end = index.ends[chunk] as number;
-      parts.push({ text: body.slice(gapEnd, end), tokens: index.tokens[chunk] as number });
+      const tokens = index.tokens[chunk] as number;
+      const previous = parts[parts.length - 1];
+      // A chunk right after a shown one, at a safe boundary, counts the same apart as joined to
+      // it (find-safe-boundary.ts): one part for the run, so countJoined looks at the run's ends only.
+      if (gapEnd === cursor && previous?.tokens !== undefined && isSafeBoundary(body, gapEnd))
+        parts[parts.length - 1] = {
+          text: previous.text + body.slice(gapEnd, end),
+          tokens: previous.tokens + tokens,
+        };
+      else parts.push({ text: body.slice(gapEnd, end), tokens });
       cursor = end;
     }
   }
