@@ -71,12 +71,14 @@ export async function planShares(
   };
   // One after the other, in budget rank: the stop (see checkComposeStop) keeps out those not yet
   // counted, lowest ranks first. One that was counted is composed to the end: the rest of its
-  // work is bounded by its share, and it is never shown in part for want of time.
+  // work is bounded by its share, and it is never shown in part for want of time. The first in
+  // rank is always counted: a turn that waited out its deadline for a server that never answered
+  // still answers with what was ready (its count is bounded by its share).
   let measured: (AttachmentBody & { ceiling: number; measure: BodyMeasure })[] = [];
   for (const [index, attachment] of attachments.entries()) {
     const ceiling = Math.max(0, Math.min(attachment.item.capTokens ?? available, available));
     const measure = await guarded(index, uncounted, () => {
-      checkComposeStop(options.stopAt, attachment.item);
+      if (index > 0) checkComposeStop(options.stopAt, attachment.item);
       return firstMeasure(attachment, ceiling);
     });
     measured.push({ ...attachment, ceiling, measure });

@@ -72,17 +72,27 @@ const options = {
 } as const;
 
 describe('the budget step stops counting at stopAt', () => {
-  it('past the stop, no attachment is counted: each is left out with TURN_DEADLINE, nothing is shown', async () => {
+  it('past the stop, only the first in rank is counted: the others are left out with TURN_DEADLINE, never shown', async () => {
+    // A turn that waited out its deadline for a server that never answered still answers with
+    // what was ready: the first in rank is counted (bounded by its share), the rest are not.
     const composed = await composeContext(items, tokenizer, { ...options, stopAt: performance.now() - 1 });
-    expect(composed.blocks).toEqual([]);
-    expect(composed.usedTokens).toBe(0);
-    for (const [index, entry] of composed.attachments.entries()) {
+    const [first, ...others] = composed.attachments;
+    expect(first?.failure).toBeUndefined();
+    expect(first?.tokens).toBeGreaterThan(0);
+    expect(
+      composed.blocks.filter((block) => block.kind === 'resource').map((block) => block.provenance?.uri),
+    ).toEqual(['doc://big/0']);
+    expect(others.length).toBeGreaterThan(0);
+    for (const [index, entry] of others.entries()) {
       expect(entry.tokens).toBe(0);
       expect(entry.failure).toMatchObject({
         code: 'TURN_DEADLINE',
-        message: `doc://big/${index} was not counted and rendered by the turn deadline`,
+        message: `doc://big/${index + 1} was not counted and rendered by the turn deadline`,
       });
     }
+    const text = composed.blocks.map((each) => each.text).join('');
+    expect(composed.usedTokens).toBe(await tokenizer.count(text));
+    expect(composed.usedTokens).toBeLessThanOrEqual(options.maxTokens);
   });
 
   it('the stop passing while the first is counted keeps the others out; the first is composed to the end, cut with its marker, within the budget', async () => {
