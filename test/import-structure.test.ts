@@ -51,7 +51,7 @@ const floors: readonly (readonly string[])[] = [
   ['render'],
   ['trace'],
   ['options'],
-  ['types.ts', 'errors.ts', 'writable.ts'],
+  ['types.ts', 'errors.ts', 'writable.ts', 'version.ts'],
 ];
 
 // Static imports and re-exports, and `import('…')` with a literal specifier.

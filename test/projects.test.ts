@@ -10,7 +10,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 describe('test projects, by what a file imports', () => {
   it('places pure code in unit, in-process servers in integration, databases and processes in e2e', () => {
     expect(projectOf(root, 'test/budget/take-head.test.ts')).toBe('unit');
-    expect(projectOf(root, 'test/cache/fetch-attachment.test.ts')).toBe('integration');
+    expect(projectOf(root, 'test/fetch/fetch-attachment.test.ts')).toBe('integration');
     expect(projectOf(root, 'test/replicas/redis-shared-tier.test.ts')).toBe('e2e');
     expect(projectOf(root, 'test/browser/inspector-page.test.ts')).toBe('e2e');
   });

@@ -512,7 +512,7 @@ describe('fault matrix: turns', () => {
         const first = await world.turn([uri], {
           ...(testCase.maxTokens !== undefined && { maxTokens: testCase.maxTokens }),
         });
-        expect(entryOf(first, 'healthy', healthyUri).status).toBe('injected');
+        expect(entryOf(first, 'healthy', healthyUri).status, JSON.stringify(entryOf(first, 'healthy', healthyUri).error)).toBe('injected');
         expect(renderedText(first)).toContain(healthyText);
         const faulty = entryOf(first, 'faulty', uri);
         const { status, code } = testCase.expected;
@@ -856,7 +856,9 @@ describe('fault matrix: the fleet tier', () => {
       const keyPrefix = 'fleet:';
       const tiers: RedisSharedTier[] = [];
       const openTier = async () => {
-        const tier = new RedisSharedTier({ url: redis.url, keyPrefix, commandTimeoutMs: 300 });
+        // Short enough for the paused and killed cases to end well within their 5 s, long enough
+        // that a loaded CI machine's slow command is not taken for an unreachable Redis.
+        const tier = new RedisSharedTier({ url: redis.url, keyPrefix, commandTimeoutMs: 1_000 });
         tiers.push(tier);
         await tier.ready();
         return tier;
@@ -884,7 +886,7 @@ describe('fault matrix: the fleet tier', () => {
         const first = await turn;
         const elapsedMs = performance.now() - started;
 
-        expect(entryOf(first, 'healthy', healthyUri).status).toBe('injected');
+        expect(entryOf(first, 'healthy', healthyUri).status, JSON.stringify(entryOf(first, 'healthy', healthyUri).error)).toBe('injected');
         const faulty = entryOf(first, 'faulty', tierUri);
         expect(faulty.status, JSON.stringify(faulty.error)).toBe('injected');
         expect(faulty.sharedCache).toBe(tierCase.expected.sharedCache);
