@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig } from 'vitest/config';
 import { testProjects } from './test/projects.js';
@@ -13,6 +14,10 @@ export default defineConfig({
     // Real MCP servers and a real tokenizer: the first tiktoken encoder costs ~1 s.
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // One file per core (vitest's default is one fewer: a single file at a time on the 2-core
+    // machines this runs on): most files wait on servers and child processes, not the CPU, and
+    // each file's own import and transform was the run's largest serial cost.
+    maxWorkers: availableParallelism(),
     // Every project probes PostgreSQL, Redis, Chromium, openssl and the PostgreSQL/Redis binaries
     // (once per run) and prints one line per missing one; tests that need it skip (under CI=true
     // the run fails instead).
