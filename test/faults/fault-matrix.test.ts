@@ -512,7 +512,10 @@ describe('fault matrix: turns', () => {
         const first = await world.turn([uri], {
           ...(testCase.maxTokens !== undefined && { maxTokens: testCase.maxTokens }),
         });
-        expect(entryOf(first, 'healthy', healthyUri).status, JSON.stringify(entryOf(first, 'healthy', healthyUri).error)).toBe('injected');
+        expect(
+          entryOf(first, 'healthy', healthyUri).status,
+          JSON.stringify(entryOf(first, 'healthy', healthyUri).error),
+        ).toBe('injected');
         expect(renderedText(first)).toContain(healthyText);
         const faulty = entryOf(first, 'faulty', uri);
         const { status, code } = testCase.expected;
@@ -886,7 +889,10 @@ describe('fault matrix: the fleet tier', () => {
         const first = await turn;
         const elapsedMs = performance.now() - started;
 
-        expect(entryOf(first, 'healthy', healthyUri).status, JSON.stringify(entryOf(first, 'healthy', healthyUri).error)).toBe('injected');
+        expect(
+          entryOf(first, 'healthy', healthyUri).status,
+          JSON.stringify(entryOf(first, 'healthy', healthyUri).error),
+        ).toBe('injected');
         const faulty = entryOf(first, 'faulty', tierUri);
         expect(faulty.status, JSON.stringify(faulty.error)).toBe('injected');
         expect(faulty.sharedCache).toBe(tierCase.expected.sharedCache);
