@@ -1,9 +1,5 @@
-import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { ListResourcesRequestSchema, ReadResourceRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { makeText } from './bulk-server.js';
+import { startStatelessResourceHttpServer } from './stateless-resource-http-server.js';
 
 export interface SteadyChatServer {
   readonly url: string;
@@ -37,49 +33,13 @@ export async function startSteadyChatServer(sizes: {
     const seed = [...uri].reduce((hash, char) => (hash * 31 + (char.codePointAt(0) ?? 0)) % 1_000_003, 7);
     return makeText(uri.startsWith('chat://note/') ? sizes.noteBytes : sizes.attachmentBytes, seed);
   };
-  const httpServer = createServer((request, response) => {
-    (async () => {
-      if (request.method !== 'POST') {
-        response.writeHead(405).end();
-        return;
-      }
-      const server = new Server({ name: 'chat', version: '1.0.0' }, { capabilities: { resources: {} } });
-      server.setRequestHandler(ListResourcesRequestSchema, async () => ({
-        resources: pins.map((uri) => ({ uri, name: uri, mimeType: 'text/plain' })),
-      }));
-      server.setRequestHandler(ReadResourceRequestSchema, async (read) => ({
-        contents: [{ uri: read.params.uri, mimeType: 'text/plain', text: bodyOf(read.params.uri) }],
-      }));
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-      response.on('close', () => void server.close());
-      await server.connect(transport);
-      await transport.handleRequest(request, response, await readJson(request));
-    })().catch(() => {
-      if (!response.headersSent) response.writeHead(500);
-      response.end();
-    });
-  });
-  await new Promise<void>((resolve, reject) => {
-    httpServer.once('error', reject);
-    httpServer.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = httpServer.address() as AddressInfo;
+  const http = await startStatelessResourceHttpServer('chat', pins, bodyOf);
   return {
-    url: `http://127.0.0.1:${port}/mcp`,
+    url: http.url,
     pins,
     notes: (conversation) =>
       Array.from({ length: sizes.notes }, (_, index) => `chat://note/${conversation}/${index}`),
     attachment: (key) => `chat://message/${key}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        httpServer.closeAllConnections();
-        httpServer.close(() => resolve());
-      }),
+    close: () => http.close(),
   };
-}
-
-async function readJson(request: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return JSON.parse(Buffer.concat(chunks).toString('utf8'));
 }
