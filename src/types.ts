@@ -49,6 +49,14 @@ export type Attachment = PinInput & {
   readonly id: string;
   /** ISO 8601 time the pin was added. */
   readonly addedAt: string;
+  /**
+   * The pin's version (an etag): a new one on every write of the pin (a re-pin updates it in place,
+   * even with the same options), as every process that reads the store sees it. With `id` it names
+   * one state of one pin: a pin removed and added again has a new id. The library's stores set it;
+   * a pin without one (a host's own store may not) is never taken for unchanged: its turns are not
+   * kept (see the provider's `keptTurns`).
+   */
+  readonly version?: string;
 };
 
 export interface ModelCapabilities {

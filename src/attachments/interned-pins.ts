@@ -18,32 +18,13 @@ interface Listed {
  */
 export type Stamp = number | string;
 
-// Every column a pin is built from (`seq` orders the rows, and the order is compared as such).
-const pinColumns = [
-  'id',
-  'scope_kind',
-  'scope_id',
-  'server',
-  'target_uri',
-  'uri',
-  'template',
-  'arguments_json',
-  'priority',
-  'max_tokens',
-  'added_at',
-  'ignore_audience',
-  'skill',
-] as const satisfies readonly (keyof PinRow)[];
-
 /**
- * Pins of the row stores (SQLite, PostgreSQL) as the memory store hands them out: deep-frozen,
- * one object per pin while its row is unchanged, and one array per scope while none of its rows
- * changed. A store queries its table on every list (another process or replica may have pinned),
- * and a turn then tells unchanged pins by identity: their resolution is reused, and a turn that
- * repeats the last one can be answered again unrun (see the provider's kept turns). A row that
- * changed in any column (a re-pin updates in place) builds a new pin. At most `maxScopes`
- * scopes are remembered, least recently listed dropped first (an empty scope too: a host's
- * conversations usually have no pins of their own).
+ * Pins of the row stores (SQLite, PostgreSQL) as the memory store hands them out: deep-frozen
+ * (a caller cannot change what the store holds), one object per pin while its row is unchanged,
+ * and one array per scope while none of its rows changed, so a list builds only the pins whose
+ * rows changed. A row is unchanged while its id and version are (every write raises the version,
+ * see PinRow.version). At most `maxScopes` scopes are remembered, least recently listed dropped
+ * first (an empty scope too: a host's conversations usually have no pins of their own).
  */
 export class InternedPins {
   readonly #scopes: LRUCache<string, Listed>;
@@ -106,7 +87,7 @@ function sameRows(a: readonly PinRow[], b: readonly PinRow[]): boolean {
   return true;
 }
 
+/** The same state of the same pin: its version changes on every write of its row. */
 function sameRow(a: PinRow, b: PinRow): boolean {
-  for (const column of pinColumns) if (a[column] !== b[column]) return false;
-  return true;
+  return a.id === b.id && a.version !== undefined && a.version === b.version;
 }

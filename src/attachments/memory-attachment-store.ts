@@ -26,6 +26,8 @@ export class MemoryAttachmentStore implements AttachmentStore {
    */
   readonly #listed = new Map<string, readonly Attachment[]>();
   readonly #capFloor: PinCapFloor;
+  /** Writes so far: each pin written takes the next as its version (unique within the store). */
+  #writes = 0;
 
   /** `minTokens` and `tokenizer`: the provider's, so that pin caps are checked as its planner would. */
   constructor(options: PinCapOptions = {}) {
@@ -51,6 +53,7 @@ export class MemoryAttachmentStore implements AttachmentStore {
         ...parsed,
         id: existing?.id ?? randomUUID(),
         addedAt: existing?.addedAt ?? new Date().toISOString(),
+        version: String(++this.#writes),
       }),
     );
     this.#pins.set(attachment.id, attachment);

@@ -72,16 +72,15 @@ export class SqliteAttachmentStore implements AttachmentStore {
     const row = toPinRow(fresh, targetUri);
     const stored = this.#write((database) =>
       database
-        .transaction((): Pick<PinRow, 'id' | 'added_at'> => {
+        .transaction((): Stored => {
           const existing = database
             .prepare(
-              'SELECT id, added_at FROM mcp_context_pins WHERE scope_kind = ? AND scope_id = ? AND server = ? AND target_uri = ?',
+              'SELECT id FROM mcp_context_pins WHERE scope_kind = ? AND scope_id = ? AND server = ? AND target_uri = ?',
             )
-            .get(row.scope_kind, row.scope_id, row.server, row.target_uri) as
-            | Pick<PinRow, 'id' | 'added_at'>
-            | undefined;
+            .get(row.scope_kind, row.scope_id, row.server, row.target_uri) as Pick<PinRow, 'id'> | undefined;
           if (existing) {
-            // Re-pinning a target updates that pin in place: same id, addedAt and place in the order.
+            // Re-pinning a target updates that pin in place: same id, addedAt and place in the order
+            // (the update raises its version, see migration 3).
             database
               .prepare(
                 `UPDATE mcp_context_pins SET uri = @uri, template = @template, arguments_json = @arguments_json,
@@ -89,21 +88,28 @@ export class SqliteAttachmentStore implements AttachmentStore {
                  WHERE id = @existing_id`,
               )
               .run({ ...row, existing_id: existing.id });
-            return existing;
+          } else {
+            database
+              .prepare(
+                `INSERT INTO mcp_context_pins
+                   (id, scope_kind, scope_id, server, target_uri, uri, template, arguments_json, priority, max_tokens, added_at, ignore_audience, skill)
+                 VALUES
+                   (@id, @scope_kind, @scope_id, @server, @target_uri, @uri, @template, @arguments_json, @priority, @max_tokens, @added_at, @ignore_audience, @skill)`,
+              )
+              .run(row);
           }
-          database
-            .prepare(
-              `INSERT INTO mcp_context_pins
-                 (id, scope_kind, scope_id, server, target_uri, uri, template, arguments_json, priority, max_tokens, added_at, ignore_audience, skill)
-               VALUES
-                 (@id, @scope_kind, @scope_id, @server, @target_uri, @uri, @template, @arguments_json, @priority, @max_tokens, @added_at, @ignore_audience, @skill)`,
-            )
-            .run(row);
-          return row;
+          return database
+            .prepare('SELECT id, added_at, version FROM mcp_context_pins WHERE id = ?')
+            .get(existing?.id ?? row.id) as Stored;
         })
         .immediate(),
     );
-    return structuredClone({ ...fresh, id: stored.id, addedAt: stored.added_at });
+    return structuredClone({
+      ...fresh,
+      id: stored.id,
+      addedAt: stored.added_at,
+      version: String(stored.version),
+    });
   }
 
   async unpin(id: string): Promise<boolean> {
@@ -189,6 +195,9 @@ export class SqliteAttachmentStore implements AttachmentStore {
 }
 
 // --- Module helpers ---
+
+/** What a pin's write leaves in its row, as `pin()` returns it. */
+type Stored = Pick<PinRow, 'id' | 'added_at'> & { readonly version: number };
 
 /** SQLite's result codes, as better-sqlite3 names them, turned into this library's codes. */
 function toStoreError(error: unknown, path: string): unknown {

@@ -40,6 +40,20 @@ export const migrations: readonly ((database: Database.Database) => void)[] = [
       ALTER TABLE mcp_context_pins ADD COLUMN skill INTEGER;
     `);
   },
+  // 3: each pin's version (Attachment.version), raised by a trigger on every update of its row:
+  // by any writer of the file (another process, a library version without this column in its
+  // UPDATE), never only by this store's statements. A new row starts at 1; a removed pin added
+  // again has a new id, so (id, version) never repeats.
+  (database) => {
+    database.exec(`
+      ALTER TABLE mcp_context_pins ADD COLUMN version INTEGER NOT NULL DEFAULT 1;
+      CREATE TRIGGER mcp_context_pins_raise_version AFTER UPDATE ON mcp_context_pins
+        WHEN NEW.version = OLD.version
+        BEGIN
+          UPDATE mcp_context_pins SET version = OLD.version + 1 WHERE seq = NEW.seq;
+        END;
+    `);
+  },
 ];
 
 /**

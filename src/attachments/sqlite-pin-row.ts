@@ -18,6 +18,11 @@ export interface PinRow {
   /** 1 when set (schema version 2); null otherwise. */
   readonly ignore_audience: number | null;
   readonly skill: number | null;
+  /**
+   * The row's version: SQLite's column (schema version 3), raised on every update; PostgreSQL's
+   * `xmin`, the transaction that wrote the row version. Absent from a row a store writes.
+   */
+  readonly version?: number | string;
 }
 
 export function toPinRow(attachment: Attachment, targetUri: string): PinRow {
@@ -62,6 +67,7 @@ export function toAttachment(row: PinRow, path: string): Attachment {
     scope,
     id: row.id,
     addedAt: row.added_at,
+    ...(row.version !== undefined && { version: String(row.version) }),
   } as Attachment;
   return parsed instanceof ContextError ? markUnreadable(attachment, parsed) : attachment;
 }

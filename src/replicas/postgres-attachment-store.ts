@@ -90,7 +90,7 @@ export class PostgresAttachmentStore implements AttachmentStore {
     const row = toPinRow(fresh, targetUri);
     // One statement, one transaction: the one-pin-per-target rule cannot race another process.
     // Re-pinning a target updates that pin in place: its id, addedAt and seq (place in the order) stay.
-    const result = await this.#query<Pick<PinRow, 'id' | 'added_at'>>(
+    const result = await this.#query<Pick<PinRow, 'id' | 'added_at'> & { version: string }>(
       `INSERT INTO ${this.#table}
          (id, scope_kind, scope_id, server, target_uri, uri, template, arguments_json, priority, max_tokens, added_at,
           ignore_audience, skill)
@@ -99,7 +99,7 @@ export class PostgresAttachmentStore implements AttachmentStore {
          uri = EXCLUDED.uri, template = EXCLUDED.template,
          arguments_json = EXCLUDED.arguments_json, priority = EXCLUDED.priority,
          max_tokens = EXCLUDED.max_tokens, ignore_audience = EXCLUDED.ignore_audience, skill = EXCLUDED.skill
-       RETURNING id, added_at`,
+       RETURNING id, added_at, xmin::text AS version`,
       [
         row.id,
         row.scope_kind,
@@ -116,8 +116,9 @@ export class PostgresAttachmentStore implements AttachmentStore {
         row.skill,
       ],
     );
-    const stored = result.rows[0] ?? row;
-    return structuredClone({ ...fresh, id: stored.id, addedAt: stored.added_at });
+    const stored = result.rows[0];
+    if (!stored) throw toStoreError(new Error('the upsert returned no row'), this.location);
+    return structuredClone({ ...fresh, id: stored.id, addedAt: stored.added_at, version: stored.version });
   }
 
   async unpin(id: string): Promise<boolean> {
@@ -142,7 +143,8 @@ export class PostgresAttachmentStore implements AttachmentStore {
     // as writes escape the row trigger behind the scope versions of schema version 3.
     const result = await this.#query<ScopeRow>(
       `SELECT scope.fingerprint, p.id, p.scope_kind, p.scope_id, p.server, p.target_uri, p.uri, p.template,
-              p.arguments_json, p.priority, p.max_tokens, p.added_at, p.ignore_audience, p.skill
+              p.arguments_json, p.priority, p.max_tokens, p.added_at, p.ignore_audience, p.skill,
+              p.xmin::text AS version
          FROM (SELECT count(*) || ':' || coalesce(sum(hashtextextended(written.xmin::text, 0)), 0) AS fingerprint
                  FROM ${this.#table} written WHERE written.scope_kind = $1::text AND written.scope_id = $2::text) AS scope
          LEFT JOIN ${this.#table} p ON p.scope_kind = $1::text AND p.scope_id = $2::text
@@ -151,7 +153,7 @@ export class PostgresAttachmentStore implements AttachmentStore {
       [kind, scopeId, known ?? null],
       // Prepared once per connection: planned once, not on every turn. Its columns are named, so
       // a later migration that adds one does not change what the prepared statement returns.
-      'mcp_context_list_scope_fingerprint',
+      'mcp_context_list_scope_versions',
     );
     const fingerprint = result.rows[0]?.fingerprint ?? undefined;
     if (fingerprint !== undefined && fingerprint === known) {
@@ -166,7 +168,10 @@ export class PostgresAttachmentStore implements AttachmentStore {
 
   async listAll(limit: number): Promise<Attachment[]> {
     parseListLimit(limit);
-    const result = await this.#query<PinRow>(`SELECT * FROM ${this.#table} ORDER BY seq LIMIT $1`, [limit]);
+    const result = await this.#query<PinRow>(
+      `SELECT *, xmin::text AS version FROM ${this.#table} ORDER BY seq LIMIT $1`,
+      [limit],
+    );
     return result.rows.map((row) => toAttachment(row, this.location));
   }
 

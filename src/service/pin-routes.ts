@@ -9,6 +9,7 @@ import { attachmentOptionsOf, toTarget } from './to-target.js';
 const examplePin = {
   id: 'p-1',
   addedAt: '2026-01-01T00:00:00.000Z',
+  version: '1',
   scope: { pipelineId: 'support' },
   server: 'gitnexus',
   uri: 'gitnexus://repos',

@@ -157,6 +157,8 @@ export const pinSchema = named(
   z.strictObject({
     id: z.string(),
     addedAt: z.string(),
+    /** New on every write of the pin (an etag); with `id`, one state of one pin. */
+    version: z.string().optional(),
     scope: z.union([
       z.strictObject({ pipelineId: z.string() }),
       z.strictObject({ conversationId: z.string() }),

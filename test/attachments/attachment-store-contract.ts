@@ -123,17 +123,51 @@ export function testAttachmentStore(name: string, createStore: () => Promise<Att
       const pins = await store.list({ pipelineId: 'p' });
       expect(pins.map((pin) => ('uri' in pin ? pin.uri : ''))).toEqual(['x://a', 'x://b']);
       expect(pins[0]).toEqual(again);
-      // Identical again: the same pin comes back, nothing is added.
-      expect(
-        await store.pin({
-          scope: { pipelineId: 'p' },
-          server: 's',
-          uri: 'x://a',
-          maxTokens: 2000,
-          priority: 5,
-        }),
-      ).toEqual(again);
+      // Identical again: the same pin comes back, nothing is added (a write: a new version).
+      const identical = await store.pin({
+        scope: { pipelineId: 'p' },
+        server: 's',
+        uri: 'x://a',
+        maxTokens: 2000,
+        priority: 5,
+      });
+      expect(identical).toEqual({ ...again, version: expect.any(String) });
+      expect(identical.version).not.toBe(again.version);
       expect(await store.list({ pipelineId: 'p' })).toHaveLength(2);
+      await store.close?.();
+    });
+
+    it('versions each pin: kept while it is unchanged, new on each write of it; a pin removed and added again is a new (id, version)', async () => {
+      const store = await createStore();
+      const scope = { pipelineId: 'p' };
+      const versions = async () => (await store.list(scope)).map((pin) => [pin.id, pin.version] as const);
+      const a = await store.pin({ scope, server: 's', uri: 'x://a' });
+      const b = await store.pin({ scope, server: 's', template: 'x://{b}', arguments: { b: '1' } });
+      expect(typeof a.version).toBe('string');
+      expect(await versions()).toEqual([
+        [a.id, a.version],
+        [b.id, b.version],
+      ]);
+      // Unchanged by listing again, by another scope's pins, by a write of another pin.
+      await store.pin({ scope: { conversationId: 'c' }, server: 's', uri: 'x://a' });
+      await store.list(scope);
+      const updated = await store.pin({ scope, server: 's', uri: 'x://a', priority: 5 });
+      expect(updated.id).toBe(a.id);
+      expect(updated.version).not.toBe(a.version);
+      expect(await versions()).toEqual([
+        [a.id, updated.version],
+        [b.id, b.version],
+      ]);
+      const seen = new Set([`${a.id}@${a.version}`, `${a.id}@${updated.version}`]);
+      // Removed and added again: a new id, so no (id, version) seen before comes back.
+      expect(await store.unpin(a.id)).toBe(true);
+      expect(await versions()).toEqual([[b.id, b.version]]);
+      const again = await store.pin({ scope, server: 's', uri: 'x://a', priority: 5 });
+      expect(seen.has(`${again.id}@${again.version}`)).toBe(false);
+      expect(await versions()).toEqual([
+        [b.id, b.version],
+        [again.id, again.version],
+      ]);
       await store.close?.();
     });
 

@@ -17,6 +17,7 @@ const row = (id: string, changes: Partial<PinRow> = {}): PinRow => ({
   added_at: '2026-12-02T00:00:00.000Z',
   ignore_audience: null,
   skill: null,
+  version: 1,
   ...changes,
 });
 
@@ -31,18 +32,19 @@ describe('InternedPins', () => {
     expect(interned.pinsOf('pipeline:q', [row('a'), row('b')], 'db')).not.toBe(first);
   });
 
-  it('keeps each unchanged pin object, in the new order, and builds a new one for a row that changed in any column', () => {
+  it('keeps each unchanged pin object, in the new order, and builds a new one for a row of a new version', () => {
     const interned = new InternedPins();
     const [a, b, c] = interned.pinsOf('pipeline:p', [row('a'), row('b'), row('c')], 'db');
     const reordered = interned.pinsOf('pipeline:p', [row('c'), row('a'), row('b')], 'db');
     expect(reordered[0]).toBe(c);
     expect(reordered[1]).toBe(a);
     expect(reordered[2]).toBe(b);
+    // Every write raises a row's version (see PinRow.version): that is what tells a changed row.
     for (const changes of [
-      { max_tokens: 300 },
-      { priority: 2 },
-      { skill: 1 },
-      { added_at: 'later' },
+      { max_tokens: 300, version: 2 },
+      { priority: 2, version: 3 },
+      { skill: 1, version: 4 },
+      { version: 5 },
     ] as const) {
       const [, again] = interned.pinsOf('pipeline:p', [row('c'), row('a', changes), row('b')], 'db');
       expect(again).not.toBe(a);
@@ -50,7 +52,7 @@ describe('InternedPins', () => {
     }
     const [, changed] = interned.pinsOf(
       'pipeline:p',
-      [row('c'), row('a', { max_tokens: 300 }), row('b')],
+      [row('c'), row('a', { max_tokens: 300, version: 6 }), row('b')],
       'db',
     );
     expect(changed).toMatchObject({ id: 'a', maxTokens: 300 });

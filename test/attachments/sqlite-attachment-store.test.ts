@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { storeApplicationId } from '../../src/attachments/sqlite-migrations.js';
+import { migrations, storeApplicationId } from '../../src/attachments/sqlite-migrations.js';
 import { ContextError } from '../../src/errors.js';
 import { SqliteAttachmentStore } from '../../src/sqlite.js';
 import { testAttachmentStore } from './attachment-store-contract.js';
@@ -125,7 +125,7 @@ describe('SqliteAttachmentStore', () => {
     expect(await reopened.list({ pipelineId: 'support' })).toEqual([repos, context]);
   });
 
-  it('opens the file in WAL mode, marked as a pin store at schema version 2', async () => {
+  it('opens the file in WAL mode, marked as a pin store at schema version 3', async () => {
     const path = join(temporaryDirectory(), 'pins.sqlite');
     await openStore(path).close();
     const database = new Database(path, { readonly: true });
@@ -134,7 +134,50 @@ describe('SqliteAttachmentStore', () => {
     });
     expect(database.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(database.pragma('application_id', { simple: true })).toBe(storeApplicationId);
-    expect(database.pragma('user_version', { simple: true })).toBe(2);
+    expect(database.pragma('user_version', { simple: true })).toBe(3);
+  });
+
+  it("a pin's version is the same in every process that reads the file; another process's re-pin is a new one", async () => {
+    const path = join(temporaryDirectory(), 'pins.sqlite');
+    const store = openStore(path);
+    const reader = openStore(path);
+    const scope = { pipelineId: 'support' };
+    const pin = await store.pin({ scope, server: 'gitnexus', uri: 'gitnexus://repos' });
+    const versionsIn = async (one: SqliteAttachmentStore) =>
+      (await one.list(scope)).map((listed) => [listed.id, listed.version]);
+    expect(await versionsIn(reader)).toEqual([[pin.id, pin.version]]);
+
+    // Another process re-pins the same target: the pin is updated in place, under a new version.
+    expect(await pinFromProcess(path, 'support', 1, 'gitnexus://repos=')).toEqual([pin.id]);
+    const [[, after]] = (await versionsIn(store)) as [[string, string]];
+    expect(after).not.toBe(pin.version);
+    expect(await versionsIn(reader)).toEqual([[pin.id, after]]);
+    expect(await versionsIn(store)).toEqual([[pin.id, after]]);
+    await pinFromProcess(path, 'support', 1, 'gitnexus://repos=');
+    const [[, third]] = (await versionsIn(reader)) as [[string, string]];
+    expect(new Set([pin.version, after, third]).size).toBe(3);
+  });
+
+  it('migrates a file of schema version 2: its pins start at version 1, and an UPDATE that does not name the column (an older release’s) raises it', async () => {
+    const path = join(temporaryDirectory(), 'pins.sqlite');
+    const old = new Database(path);
+    old.pragma(`application_id = ${storeApplicationId}`);
+    for (const migration of migrations.slice(0, 2)) migration(old);
+    old.pragma('user_version = 2');
+    old
+      .prepare(
+        "INSERT INTO mcp_context_pins (id, scope_kind, scope_id, server, target_uri, uri, added_at) VALUES ('old', 'pipeline', 'p', 's', 'x://a', 'x://a', '2026-12-01T00:00:00.000Z')",
+      )
+      .run();
+    const store = openStore(path);
+    expect((await store.list({ pipelineId: 'p' }))[0]).toMatchObject({ id: 'old', version: '1' });
+    old.prepare("UPDATE mcp_context_pins SET max_tokens = 900 WHERE id = 'old'").run();
+    old.close();
+    expect((await store.list({ pipelineId: 'p' }))[0]).toMatchObject({
+      id: 'old',
+      maxTokens: 900,
+      version: '2',
+    });
   });
 
   it('a second process sees the pins the first wrote, and the first sees the second’s', async () => {

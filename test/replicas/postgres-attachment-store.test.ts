@@ -145,7 +145,33 @@ describe('PostgresAttachmentStore', () => {
     const pin = await store.pin({ scope, server: 's', uri: 'x://a' });
     expect(await store.list(scope)).toBe(await store.list(scope));
     await pinsBehindTheStore(schema).updateMaxTokens(pin.id, 900);
-    expect(await store.list(scope)).toEqual([expect.objectContaining({ id: pin.id, maxTokens: 900 })]);
+    const [updated] = await store.list(scope);
+    expect(updated).toEqual(expect.objectContaining({ id: pin.id, maxTokens: 900 }));
+    // Its SQL names no version: the row's own (xmin) is new all the same.
+    expect(updated?.version).toEqual(expect.any(String));
+    expect(updated?.version).not.toBe(pin.version);
+  });
+
+  it("a pin's version is the same in every replica; another process's re-pin is a new one", async () => {
+    const schema = await freshSchema();
+    const store = await openStore({ schema });
+    const replica = await openStore({ schema });
+    const scope = { pipelineId: 'support' };
+    const pin = await store.pin({ scope, server: 'gitnexus', uri: 'gitnexus://repos' });
+    const versionsIn = async (one: PostgresAttachmentStore) =>
+      (await one.list(scope)).map((listed) => [listed.id, listed.version]);
+    expect(await versionsIn(replica)).toEqual([[pin.id, pin.version]]);
+    expect(await versionsIn(store)).toEqual([[pin.id, pin.version]]);
+
+    // Another process re-pins the same target: updated in place, under a new version.
+    expect(await pinFromProcess(schema, 'support', 1, 'gitnexus://repos=')).toEqual([pin.id]);
+    const [[, after]] = (await versionsIn(store)) as [[string, string]];
+    expect(after).not.toBe(pin.version);
+    expect(await versionsIn(replica)).toEqual([[pin.id, after]]);
+    await pinFromProcess(schema, 'support', 1, 'gitnexus://repos=');
+    const [[, third]] = (await versionsIn(replica)) as [[string, string]];
+    expect(new Set([pin.version, after, third]).size).toBe(3);
+    expect(await versionsIn(store)).toEqual([[pin.id, third]]);
   });
 
   it('migrates a version-2 schema with pins of the previous release: each listed, and their next write seen', async () => {

@@ -250,6 +250,7 @@ class _PinRequired(TypedDict):
 
 
 class Pin(_PinRequired, total=False):
+    version: str
     uri: str
     template: str
     arguments: TemplateArguments
