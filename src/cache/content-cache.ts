@@ -3,6 +3,7 @@ import { EventEmitter } from 'eventemitter3';
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import { raceAbort } from '../mcp/race-abort.js';
+import { boundedByCount } from '../options/bounded-by-count.js';
 import { parseOptions } from '../options/parse-options.js';
 import type { CacheStatus } from '../types.js';
 import { getQuietly } from './get-quietly.js';
@@ -23,6 +24,13 @@ export const cacheOptionsSchema = z.strictObject({
    * keeps its conversion and a warm turn converts nothing again, however many pins).
    */
   derivedMaxBytes: z.number().int().positive().optional(),
+  /**
+   * Bytes of `maxBytes` set apart for reads on probation (a message attachment, likely read once):
+   * they wait there until read again, and never push out what the main LRU holds (pins, content
+   * read twice). Default an eighth of maxBytes; 0 turns admission off (every read enters the main
+   * LRU); at most half of maxBytes.
+   */
+  probationMaxBytes: z.number().int().nonnegative().optional(),
   /** How long a read stays fresh (default 5 minutes). */
   ttlMs: z
     .number()
@@ -53,6 +61,12 @@ export const cacheOptionsSchema = z.strictObject({
 });
 
 export type ContentCacheOptions = z.input<typeof cacheOptionsSchema>;
+
+// What a constructor accepts beyond the schema (a config file's `cache` takes the schema alone).
+const contentCacheOptionsSchema = cacheOptionsSchema.refine(
+  (options) => options.probationMaxBytes === undefined || options.probationMaxBytes <= options.maxBytes / 2,
+  { message: 'probationMaxBytes may be at most half of maxBytes', path: ['probationMaxBytes'] },
+);
 
 export interface CachedContent {
   readonly result: ReadResourceResult;
@@ -86,6 +100,12 @@ export interface ReadRequest {
   readonly principal?: string;
   /** Skip the cache for this read (the result still refreshes it). */
   readonly bypass?: boolean;
+  /**
+   * Likely read once (a message attachment): kept on probation, in a segment of its own, until a
+   * later read of its key finds it there and moves it to the main LRU. Without it, the read
+   * enters the main LRU at once (a pin's).
+   */
+  readonly probation?: boolean;
   /** This caller's signal; the shared read itself is not cancelled when one caller gives up. */
   readonly signal?: AbortSignal;
 }
@@ -100,8 +120,12 @@ export interface CacheMetrics {
   readonly entries: number;
   readonly bytesHeld: number;
   readonly readsInFlight: number;
-  /** Reads too large to keep (above a quarter of maxBytes). */
+  /** Reads too large to keep (above a quarter of maxBytes; on probation, above probationMaxBytes). */
   readonly tooLargeToCache: number;
+  /** Of `bytesHeld`, what reads on probation hold (at most `probationMaxBytes`). */
+  readonly probationBytesHeld: number;
+  /** Copies moved from probation to the main LRU: read again while on probation, or soon after. */
+  readonly promotions: number;
 }
 
 export type CacheEvents = {
@@ -140,6 +164,11 @@ export const derivedBytesPerContentByte = 4;
 const entryShare = 4;
 // Keys, URIs and bookkeeping cost memory beyond the content bytes.
 const entryOverheadBytes = 512;
+// The default probation segment: an eighth of maxBytes.
+const probationShare = 8;
+// Keys pushed out of probation (or too large for it) remembered without their content, so that a
+// second read of one enters the main LRU: a 2Q cache's "A1out". A key costs ~100-200 bytes.
+const ghostKeys = 1024;
 
 /**
  * Resource contents by (server identity, uri, principal): fresh for `ttlMs`, bounded by bytes, one read
@@ -149,10 +178,22 @@ const entryOverheadBytes = 512;
  * Invalidation during an in-flight read uses a flag on the flight instead of deleting it from
  * an lru-cache `fetch()` (which would reject every waiter): turns already waiting get the
  * result they asked for, later turns start a new read, and the old result is never stored.
+ *
+ * Admission (see docs/caches.md): a read made with `probation` (a message attachment) is kept in
+ * a probation LRU of `probationMaxBytes`, apart from the main LRU of the rest of maxBytes. A hit
+ * there moves it to the main LRU; pushed out of probation unread, only its key is remembered
+ * (up to 1,024 keys), and a read of a remembered key enters the main LRU. So a stream of one-off
+ * attachments churns through probation alone, and never evicts a pin or content read twice.
  */
 export class ContentCache extends EventEmitter<CacheEvents> {
   readonly #options: z.output<typeof cacheOptionsSchema>;
+  /** The main LRU: pins, and whatever was read again. */
   readonly #entries: LRUCache<string, Entry>;
+  /** Reads on probation (absent with probationMaxBytes 0), and keys pushed out of it unread. */
+  readonly #probation: LRUCache<string, Entry> | undefined;
+  readonly #ghosts: LRUCache<string, true> | undefined;
+  /** The entry moving from probation to the main LRU: not retired by leaving probation. */
+  #promoting: Entry | undefined;
   /** Keys by their server's identity (or name), and each server name's identities. */
   readonly #keysBySpace = new Map<string, Set<string>>();
   readonly #spacesByServer = new Map<string, Set<string>>();
@@ -167,22 +208,31 @@ export class ContentCache extends EventEmitter<CacheEvents> {
     evictions: 0,
     invalidations: 0,
     tooLargeToCache: 0,
+    promotions: 0,
   };
 
   constructor(options: ContentCacheOptions = {}) {
     super();
-    this.#options = parseOptions(cacheOptionsSchema, options, 'cache');
+    this.#options = parseOptions(contentCacheOptionsSchema, options, 'cache');
+    const probationBytes = this.probationMaxBytes;
     this.#entries = new LRUCache<string, Entry>({
       // No maxEntrySize: #store refuses an entry above its share first, and counts it.
-      maxSize: this.#options.maxBytes,
-      sizeCalculation: (entry) => entry.bytes + entryOverheadBytes,
-      dispose: (entry, key, reason) => {
-        entry.retired = true;
-        this.#retirements++;
-        if (reason === 'evict') this.#metrics.evictions++;
-        if (reason !== 'set') this.#keysBySpace.get(entry.space)?.delete(key);
-      },
+      maxSize: this.#options.maxBytes - probationBytes,
+      sizeCalculation: entrySize,
+      dispose: (entry, key, reason) => this.#retire(entry, key, reason),
     });
+    if (probationBytes > 0) {
+      this.#probation = new LRUCache<string, Entry>({
+        maxSize: probationBytes,
+        sizeCalculation: entrySize,
+        dispose: (entry, key, reason) => {
+          if (entry === this.#promoting) return;
+          this.#retire(entry, key, reason);
+          if (reason === 'evict') this.#ghosts?.set(key, true);
+        },
+      });
+      this.#ghosts = new LRUCache<string, true>(boundedByCount(ghostKeys));
+    }
     // What other replicas heard is applied here without being published again.
     this.#unsubscribe = this.#options.shared?.onInvalidation((invalidation) =>
       this.#apply(invalidation, 'from another replica'),
@@ -206,7 +256,8 @@ export class ContentCache extends EventEmitter<CacheEvents> {
    */
   peek(request: ReadRequest): CacheRead | undefined {
     if (request.bypass) return undefined;
-    const cached = getQuietly(this.#entries, cacheKey(request));
+    const key = cacheKey(request);
+    const cached = getQuietly(this.#entries, key) ?? this.#promote(key);
     if (!cached || !this.#isFresh(cached)) return undefined;
     this.#metrics.hits++;
     cached.hit ??= { content: cached, cache: 'hit' };
@@ -251,7 +302,7 @@ export class ContentCache extends EventEmitter<CacheEvents> {
       const { content, shared } = await raceAbort(flight.promise, request.signal);
       return { content, cache: request.bypass ? 'bypass' : 'miss', ...(shared && { shared }) };
     } catch (error) {
-      const fallback = this.#entries.get(key);
+      const fallback = this.#entries.get(key) ?? this.#probation?.get(key);
       if (request.signal?.aborted || !fallback || Date.now() - fallback.fetchedAt > this.#options.maxStaleMs)
         throw error;
       this.#metrics.staleServes++;
@@ -340,7 +391,7 @@ export class ContentCache extends EventEmitter<CacheEvents> {
     }
     for (const space of spaces) {
       for (const key of [...(this.#keysBySpace.get(space) ?? [])]) {
-        if (keyUri(key) === uri && this.#entries.delete(key)) entries++;
+        if (keyUri(key) === uri && this.#delete(key)) entries++;
       }
     }
     this.#recordInvalidation({ server, uri, reason, entries });
@@ -356,7 +407,7 @@ export class ContentCache extends EventEmitter<CacheEvents> {
     }
     for (const space of spaces) {
       for (const key of [...(this.#keysBySpace.get(space) ?? [])]) {
-        if (this.#entries.delete(key)) entries++;
+        if (this.#delete(key)) entries++;
       }
     }
     this.#recordInvalidation({ server, reason, entries });
@@ -367,7 +418,7 @@ export class ContentCache extends EventEmitter<CacheEvents> {
     let entries = 0;
     for (const key of spaces.flatMap((space) => [...(this.#keysBySpace.get(space) ?? [])])) {
       // peek, not get: marking a copy stale is not a use of it (the eviction order stays).
-      const entry = this.#entries.peek(key);
+      const entry = this.#entries.peek(key) ?? this.#probation?.peek(key);
       if (entry && entry.staleSince === undefined) {
         entry.staleSince = now;
         this.#retirements++;
@@ -382,27 +433,64 @@ export class ContentCache extends EventEmitter<CacheEvents> {
     return this.#options.ttlMs;
   }
 
+  /** Of maxBytes, the bytes set apart for reads on probation (0: admission is off). */
+  get probationMaxBytes(): number {
+    return this.#options.probationMaxBytes ?? Math.floor(this.#options.maxBytes / probationShare);
+  }
+
   /** The bound for what turns derive from this cache's content (the derived cache's size). */
   get derivedMaxBytes(): number {
     return this.#options.derivedMaxBytes ?? derivedBytesPerContentByte * this.#options.maxBytes;
   }
 
   get metrics(): CacheMetrics {
+    const probationBytesHeld = this.#probation?.calculatedSize ?? 0;
     return {
       ...this.#metrics,
-      entries: this.#entries.size,
-      bytesHeld: this.#entries.calculatedSize,
+      entries: this.#entries.size + (this.#probation?.size ?? 0),
+      bytesHeld: this.#entries.calculatedSize + probationBytesHeld,
       readsInFlight: this.#flights.size,
+      probationBytesHeld,
     };
   }
 
   clear(): void {
     this.#entries.clear();
+    this.#probation?.clear();
+    this.#ghosts?.clear();
     for (const flight of this.#flights.values()) flight.storable = false;
     this.#flights.clear();
   }
 
   // --- Internal helpers ---
+
+  /** An entry leaves a segment: no longer what a read of its key answers. */
+  #retire(entry: Entry, key: string, reason: LRUCache.DisposeReason): void {
+    entry.retired = true;
+    this.#retirements++;
+    if (reason === 'evict') this.#metrics.evictions++;
+    if (reason !== 'set') this.#keysBySpace.get(entry.space)?.delete(key);
+  }
+
+  /** The copy of `key` on probation, moved to the main LRU (the same object: still what peeks answered). */
+  #promote(key: string): Entry | undefined {
+    const entry = this.#probation?.peek(key);
+    if (!entry) return undefined;
+    this.#promoting = entry;
+    try {
+      this.#probation?.delete(key);
+    } finally {
+      this.#promoting = undefined;
+    }
+    this.#entries.set(key, entry);
+    this.#metrics.promotions++;
+    return entry;
+  }
+
+  #delete(key: string): boolean {
+    const main = this.#entries.delete(key);
+    return (this.#probation?.delete(key) ?? false) || main;
+  }
 
   #isFresh(entry: Entry, now = Date.now()): boolean {
     return entry.staleSince === undefined && now - entry.fetchedAt < this.#options.ttlMs;
@@ -427,7 +515,7 @@ export class ContentCache extends EventEmitter<CacheEvents> {
       space,
       storable: true,
       promise: this.#readThroughFleet(request, readFromServer, () => flight.storable).then((outcome) => {
-        if (flight.storable) this.#store(key, request.server, space, outcome.content);
+        if (flight.storable) this.#store(key, request, space, outcome.content);
         return outcome;
       }),
     };
@@ -472,13 +560,35 @@ export class ContentCache extends EventEmitter<CacheEvents> {
     return { content, shared: 'miss' };
   }
 
-  #store(key: string, server: string, space: string, content: CachedContent): void {
-    if (content.bytes + entryOverheadBytes > this.#options.maxBytes / entryShare) {
+  /**
+   * Keeps a read: in the main LRU, or on probation when the request says so and its key was not
+   * pushed out of probation lately (then this is its second read: it enters the main LRU).
+   */
+  #store(key: string, request: ReadRequest, space: string, content: CachedContent): void {
+    const size = content.bytes + entryOverheadBytes;
+    if (size > this.#options.maxBytes / entryShare) {
       this.#metrics.tooLargeToCache++;
       return;
     }
     const { result, sha256, bytes, fetchedAt } = content;
-    this.#entries.set(key, { result, sha256, bytes, fetchedAt, server, space });
+    const entry: Entry = { result, sha256, bytes, fetchedAt, server: request.server, space };
+    const probation = this.#probation;
+    const seenBefore = this.#ghosts?.delete(key) === true;
+    if (probation && request.probation === true && !seenBefore) {
+      if (size > probation.maxSize) {
+        // Too large for probation: only its key is remembered, so a second read keeps it.
+        this.#metrics.tooLargeToCache++;
+        this.#ghosts?.set(key, true);
+        return;
+      }
+      // A pin's copy read again as a message attachment stays where it is: replaced in place.
+      if (this.#entries.has(key)) this.#entries.set(key, entry);
+      else probation.set(key, entry);
+    } else {
+      probation?.delete(key);
+      this.#entries.set(key, entry);
+      if (seenBefore) this.#metrics.promotions++;
+    }
     let keys = this.#keysBySpace.get(space);
     if (!keys) {
       keys = new Set();
@@ -522,6 +632,10 @@ function cacheKey(request: ReadRequest): string {
 }
 
 /** The key's first part: the server's identity, or its name for a read made without one. */
+function entrySize(entry: Entry): number {
+  return entry.bytes + entryOverheadBytes;
+}
+
 function spaceOf(request: ReadRequest): string {
   return request.identity ?? request.server;
 }

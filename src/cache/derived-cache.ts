@@ -180,6 +180,25 @@ export class DerivedCache implements ConversionMemo, BudgetMemo {
     this.#frameCosts.set(key, cost);
   }
 
+  /** What each kind holds, in the bytes its bound counts (docs/caches.md states each kind's bound). */
+  get bytesHeldByKind(): {
+    readonly conversions: number;
+    readonly measures: number;
+    readonly renderings: number;
+    readonly compositions: number;
+    readonly chunkIndexes: number;
+    readonly frameCosts: number;
+  } {
+    return {
+      conversions: this.#conversions.calculatedSize,
+      measures: this.#measures.calculatedSize,
+      renderings: this.#renderings.calculatedSize,
+      compositions: this.#compositions.calculatedSize,
+      chunkIndexes: this.#chunkIndexes.calculatedSize,
+      frameCosts: this.#frameCosts.size,
+    };
+  }
+
   get bytesHeld(): number {
     return (
       this.#conversions.calculatedSize +

@@ -13,13 +13,15 @@ import { raceAbort } from '../mcp/race-abort.js';
 import type { ServerOperations } from '../mcp/server-operations.js';
 import type { AttachmentFate } from '../trace/attachment-fate.js';
 import { inSpan, type Telemetry } from '../trace/telemetry.js';
-import type { CacheStatus } from '../types.js';
+import type { CacheStatus, ScopeKind } from '../types.js';
 import type { Writable } from '../writable.js';
 
 /** What the fetch step reads: a resolved, authorized attachment. */
 export interface FetchTarget extends PrepareTarget {
   /** Skip the cache for this attachment. */
   readonly bypassCache?: boolean;
+  /** Pins of wider scopes merged into this attachment (a message attachment that is also pinned). */
+  readonly superseded?: readonly { readonly scope: ScopeKind }[];
 }
 
 /** An attachment after fetch → convert: ready for the budget, or failed with its reason. */
@@ -305,9 +307,18 @@ async function readContent(attachment: FetchTarget, context: FetchContext): Prom
       principal: partitionOf(server, context),
       bypass: bypassesCache(attachment, context),
       signal: context.until.signal,
+      probation: onProbation(attachment),
     },
     () => readFromServer(attachment, context),
   );
+}
+
+/**
+ * A message attachment is likely read once: the cache keeps it on probation, where it cannot push
+ * out pins, until a later turn reads it again. One that is also pinned is read as the pin is.
+ */
+function onProbation(attachment: FetchTarget): boolean {
+  return attachment.scope === 'message' && !attachment.superseded?.length;
 }
 
 /**

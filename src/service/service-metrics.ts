@@ -12,6 +12,7 @@ const providerCounters = new Set([
   'evictions',
   'invalidations',
   'tooLargeToCache',
+  'promotions',
 ]);
 
 /**

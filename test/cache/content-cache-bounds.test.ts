@@ -124,6 +124,8 @@ describe('ContentCache keys and invalidation', () => {
       entries: 1,
       bytesHeld: 5 + 512,
       readsInFlight: 0,
+      probationBytesHeld: 0,
+      promotions: 0,
     });
     expect(reads).toEqual([
       { server: 's', uri: 'x://a', bytes: 6, durationMs: expect.any(Number) },
@@ -239,7 +241,8 @@ describe('ContentCache bounds', () => {
   });
 
   it('evicts the least recently used, counting each eviction', async () => {
-    const cache = new ContentCache({ maxBytes: 4096 });
+    // Admission off: the main LRU has all 4096 bytes (see content-cache-admission.test.ts).
+    const cache = new ContentCache({ maxBytes: 4096, probationMaxBytes: 0 });
     for (const uri of ['x://1', 'x://2', 'x://3', 'x://4'])
       await cache.read({ server: 's', uri }, async () => body('x'.repeat(512)));
     await cache.read({ server: 's', uri: 'x://1' }, async () => body('unexpected'));
@@ -254,7 +257,7 @@ describe('ContentCache bounds', () => {
   });
 
   it('marking copies stale is not a use of them: the least recently used is still evicted first', async () => {
-    const cache = new ContentCache({ maxBytes: 4096 });
+    const cache = new ContentCache({ maxBytes: 4096, probationMaxBytes: 0 });
     for (const [server, uri] of [
       ['s', 'x://1'],
       ['t', 'x://2'],

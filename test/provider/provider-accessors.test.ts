@@ -148,6 +148,8 @@ describe('what a provider shows its host', () => {
       bytesHeld: expect.any(Number),
       readsInFlight: 0,
       tooLargeToCache: 0,
+      probationBytesHeld: 0,
+      promotions: 0,
       derivedBytesHeld: expect.any(Number),
       // The warm turn is held, to be answered again once a second warm turn answers alike.
       keptTurns: 1,
