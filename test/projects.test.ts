@@ -15,6 +15,17 @@ describe('test projects, by what a file imports', () => {
     expect(projectOf(root, 'test/browser/inspector-page.test.ts')).toBe('e2e');
   });
 
+  it('places a file by what it does, not by its folder: pure CLI helpers are unit, stdio children e2e', () => {
+    expect(projectOf(root, 'test/cli/format-table.test.ts')).toBe('unit');
+    expect(projectOf(root, 'test/replicas/replica-config.test.ts')).toBe('unit');
+    expect(projectOf(root, 'test/cli/pin-commands.test.ts')).toBe('e2e');
+    // Child processes started through a server config (node itself, a fixture over stdio).
+    expect(projectOf(root, 'test/mcp/close-promptly.test.ts')).toBe('e2e');
+    expect(projectOf(root, 'test/credentials/secret-redaction.test.ts')).toBe('e2e');
+    // Its sample sources (in double-quoted strings) and projects.ts's signs are not its imports.
+    expect(projectOf(root, 'test/projects.test.ts')).toBe('unit');
+  });
+
   it('puts every test file in exactly one project', () => {
     const projects = testProjects(root);
     const all = [...projects.unit, ...projects.integration, ...projects.e2e];
@@ -36,10 +47,12 @@ describe('test projects, by what a file imports', () => {
     write('test/a/uses-db.test.ts', "import { db } from '../support/db.js';\n");
     write('test/a/uses-server.test.ts', "import { x } from '../support/server.js';\n");
     write('test/a/pure.test.ts', "import { x } from '../../src/budget/take-head.js';\n");
+    write('test/a/spawns-node.test.ts', "const config = { command: process.execPath, args: ['x.js'] };\n");
+    write('test/cli/pure-helper.test.ts', "import { x } from '../../src/cli/format-table.js';\n");
     expect(testProjects(scratch)).toEqual({
-      unit: ['test/a/pure.test.ts'],
+      unit: ['test/a/pure.test.ts', 'test/cli/pure-helper.test.ts'],
       integration: ['test/a/uses-server.test.ts'],
-      e2e: ['test/a/uses-db.test.ts'],
+      e2e: ['test/a/spawns-node.test.ts', 'test/a/uses-db.test.ts'],
     });
   });
 });

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /**
  * Which vitest project a test file belongs to, read from what it imports (its own imports and
@@ -11,19 +12,16 @@ import { dirname, join, relative, resolve } from 'node:path';
  */
 export type TestProject = 'unit' | 'integration' | 'e2e';
 
-/** Folders whose every test is end to end (they run the CLI, a browser, several processes). */
-const e2eFolders = [
-  'test/cli/',
-  'test/browser/',
-  'test/replicas/',
-  'test/examples/',
-  'test/conformance/',
-  'test/benchmarks/',
-  'test/package/',
-];
+const thisFile = fileURLToPath(import.meta.url).replace(/\.js$/, '.ts');
 
 const e2eSigns = [
   /from 'node:child_process'/,
+  // A child process the test starts without child_process: a server config running node, or a
+  // fixture started over stdio.
+  /process\.execPath/,
+  /\(\s*'stdio'/,
+  // The built CLI (test/cli/support/build-cli.ts provides it to the e2e project only).
+  /inject\('cliEntry'\)/,
   /from 'pg'/,
   /from 'ioredis'/,
   /from 'playwright-core'/,
@@ -42,7 +40,6 @@ const integrationSigns = [
 
 /** The project of one test file (a path relative to the repository root). */
 export function projectOf(root: string, file: string): TestProject {
-  if (e2eFolders.some((folder) => file.startsWith(folder))) return 'e2e';
   const sources = sourcesOf(resolve(root, file), resolve(root, 'test'));
   if (sources.some((source) => e2eSigns.some((sign) => sign.test(source)))) return 'e2e';
   if (sources.some((source) => integrationSigns.some((sign) => sign.test(source)))) return 'integration';
@@ -71,11 +68,14 @@ function sourcesOf(file: string, within: string): string[] {
     const next = pending.pop() as string;
     if (seen.has(next)) continue;
     seen.add(next);
-    const source = readFileSync(next, 'utf8');
+    // Double-quoted strings are not read: a test of this file writes sample sources in them
+    // (this code base's own strings are single-quoted).
+    const source = readFileSync(next, 'utf8').replace(/"(?:[^"\\\n]|\\.)*"/g, '""');
     sources.push(source);
     for (const [, specifier] of source.matchAll(/from '(\.[^']+)'/g)) {
       const target = join(dirname(next), (specifier as string).replace(/\.js$/, '.ts'));
-      if (!relative(within, target).startsWith('..')) pending.push(target);
+      // Not this file: its signs would match themselves (test/projects.test.ts imports it).
+      if (!relative(within, target).startsWith('..') && target !== thisFile) pending.push(target);
     }
   }
   return sources;

@@ -640,6 +640,8 @@ const storeCases: StoreCase[] = [
         transport: 'memory',
         server: { resources: { [x]: { kind: 'hang' } } },
         attachments: store,
+        // The read timeout is the bound under test: the generous default (20 s) was waited out whole.
+        limits: shortRead,
       });
       try {
         await store.pin({ scope: { pipelineId: 'support' }, server: 'healthy', uri: healthyUri });

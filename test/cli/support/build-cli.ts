@@ -17,7 +17,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 // and `npm start` never overwrite each other's output. Incremental: a rebuild with no changes is ~2 s.
 const outDir = join(root, 'node_modules/.cache/mcp-context-cli-test');
 
-/** Builds the package once per test run (the build config, `tsc -p tsconfig.build.json`). */
+/** Builds the package (src and fixtures) once per test run (the build config, `tsc -p tsconfig.build.json`). */
 export default async function buildCli(project: TestProject): Promise<void> {
   const tsc = join(root, 'node_modules/typescript/bin/tsc');
   const result = await promisify(execFile)(
@@ -41,4 +41,7 @@ export default async function buildCli(project: TestProject): Promise<void> {
   }
   if (!existsSync(entry)) throw new Error(`build-cli: ${entry} was not built`);
   project.provide('cliEntry', entry);
+  // The fault fixture starts its stdio children from this build (plain node) rather than through
+  // tsx: the fault matrix starts dozens. Set before the test processes start, which inherit it.
+  process.env.MCP_CONTEXT_TEST_BUILD = outDir;
 }
