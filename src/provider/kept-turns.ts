@@ -1,10 +1,11 @@
 import { isDeepStrictEqual } from 'node:util';
 import { LRUCache } from 'lru-cache';
-import type { ResolvedAttachment } from '../attachments/resolve-turn-attachments.js';
+import type { TurnAttachments } from '../attachments/resolve-turn-attachments.js';
 import type { CachedContent, ContentCache } from '../cache/content-cache.js';
 import type { ListingIndex } from '../cache/listing-index.js';
 import type { PinSubscriptions } from '../cache/pin-subscriptions.js';
 import type { TurnAttachment } from '../fetch/turn-attachment.js';
+import type { ResolvedBudget } from '../options/budget-options.js';
 import type { Authorizer, Principal } from '../policy/access-request.js';
 import { authorizeRead } from '../policy/authorize-read.js';
 import type { ChangeTracker, History } from '../trace/change-tracker.js';
@@ -25,8 +26,10 @@ import type { TurnRun } from './turn-run.js';
 
 /** What a turn answered, with everything its answer depended on. */
 export interface KeptTurn {
-  /** The turn's attachments as resolved (a stored pin resolves to the same frozen object every turn). */
-  readonly resolved: readonly ResolvedAttachment[];
+  /** Its pins, conversation's then pipeline's, as (id, version) pairs: see PinVersions. */
+  readonly pins: PinVersions;
+  /** The budget it was composed within (the provider's, or the turn's own). */
+  readonly budget: ResolvedBudget;
   /** Each attachment as the full turn left it: its authorization is asked again of the policy. */
   readonly attachments: readonly TurnAttachment[];
   /** What its scopes held for the pin subscriptions, reconciled again by identity. */
@@ -74,19 +77,21 @@ interface Held extends KeptTurn {
 export const keptTurnRecencyMs = 1_000;
 
 /**
- * Turns answered again without being run: when the same actor's turn resolves to the same
- * attachments (the same frozen pins), with the same model and message text, and nothing it
- * depended on changed since two full turns in a row answered it alike — every cached content
+ * Turns answered again without being run: when the same actor's turn lists the same pins (each
+ * the same id at the same version), with the same model, message text and budget, and nothing
+ * it depended on changed since two full turns in a row answered it alike — every cached content
  * still held and fresh, no listing refreshed or invalidated, the conversation's change history
- * untouched by other turns — its blocks and trace entries are answered again: no
- * authorization, fetch, conversion, budget or rendering, O(1) per attachment in pointer checks.
+ * untouched by other turns — its blocks and trace entries are answered again: no resolution,
+ * authorization, fetch, conversion, budget or rendering, O(1) per attachment.
  *
- * It wraps the turn from outside: it is handed step 1's answer and the steps that follow, and
- * keeps what the turn states it was made from (TurnInputs). The checks are of identity and
- * counters, never of contents, and the policy is asked again for each attachment's read: a
- * change anywhere it depends on makes the next turn a full one. Whether telemetry records the
- * turn or the policy is the library's own changes nothing here. Not kept: turns with a failure,
- * a skill, a read that waited, a stale serve, a budget override or a cache bypass.
+ * It wraps the turn from outside: it is handed the turn's listed pins and the steps that follow,
+ * and keeps what the turn states it was made from (TurnInputs). Its checks are of versions and
+ * counters — pin versions, the content cache's retirements, the listings' generation, the
+ * sessions opened, the conversation's history — never of contents, and the policy is asked
+ * again for each attachment's read: a change anywhere it depends on makes the next turn a full
+ * one. Whether telemetry records the turn or the policy is the library's own changes nothing
+ * here. Not kept: turns with a failure, a skill, a message attachment, a pin without a version,
+ * a read that waited, a stale serve or a cache bypass.
  */
 export class KeptTurns {
   readonly #turns: LRUCache<string, Held>;
@@ -127,14 +132,15 @@ export class KeptTurns {
   async provide(
     turn: Turn,
     actor: Principal,
-    resolved: readonly ResolvedAttachment[],
+    listed: TurnAttachments,
+    budget: ResolvedBudget,
     started: { readonly startedAt: string; readonly at: number },
     run: () => Promise<TurnRun>,
   ): Promise<ProvideResult> {
-    const kept = this.answer(turn, actor, resolved);
+    const kept = this.answer(turn, actor, listed, budget);
     if (!kept) {
       const ran = await run();
-      this.offer(turn, actor, ran);
+      this.offer(turn, actor, budget, ran);
       return ran.result;
     }
     keepHeld(this.#subscriptions, turn, kept.subscribed);
@@ -163,14 +169,19 @@ export class KeptTurns {
   }
 
   /** The kept answer to this turn, if it still stands; counts its cache hits. */
-  answer(turn: Turn, actor: Principal, resolved: readonly ResolvedAttachment[]): KeptTurn | undefined {
-    if (!mayKeep(turn)) return undefined;
+  answer(
+    turn: Turn,
+    actor: Principal,
+    listed: TurnAttachments,
+    budget: ResolvedBudget,
+  ): KeptTurn | undefined {
+    if (!mayKeep(turn, listed)) return undefined;
     const held = this.#turns.get(keyOf(turn, actor));
     const now = Date.now();
     if (!held?.confirmed || now - held.keptAt >= keptTurnRecencyMs || now >= held.freshUntil)
       return undefined;
     if (held.query !== turn.message?.text || !isDeepStrictEqual(held.model, turn.model)) return undefined;
-    if (!sameItems(held.resolved, resolved)) return undefined;
+    if (!samePins(held.pins, listed) || !sameBudget(held.budget, budget)) return undefined;
     // The policy may decide otherwise now (a host's own may change its decisions): asked again, unaudited.
     if (!sameAuthorization(this.#policy, actor, held.attachments)) return undefined;
     // As the full turn's lookups would: a listing past its TTL is refreshed in the background.
@@ -198,10 +209,11 @@ export class KeptTurns {
    * skipped by its listing) and nothing changed while the turn ran; answered again once a second
    * full turn answers it alike.
    */
-  offer(turn: Turn, actor: Principal, { result, inputs }: TurnRun): void {
-    if (!mayKeep(turn) || turn.signal?.aborted) return;
+  offer(turn: Turn, actor: Principal, budget: ResolvedBudget, { result, inputs }: TurnRun): void {
+    if (!mayKeep(turn, inputs.listed) || turn.signal?.aborted) return;
     const key = keyOf(turn, actor);
-    if (!answeredAtOnce(result, inputs) || inputs.listingGeneration !== this.#listings.generation) {
+    const pins = pinVersionsOf(inputs.listed);
+    if (!pins || !answeredAtOnce(result, inputs) || inputs.listingGeneration !== this.#listings.generation) {
       this.#turns.delete(key);
       return;
     }
@@ -222,16 +234,17 @@ export class KeptTurns {
       isDeepStrictEqual(previous.model, turn.model) &&
       previous.query === turn.message?.text &&
       previous.listingGeneration === inputs.listingGeneration &&
-      previous.maxTokens === trace.budget.maxTokens &&
+      sameBudget(previous.budget, budget) &&
       previous.usedTokens === trace.budget.usedTokens &&
-      sameItems(previous.resolved, inputs.resolved) &&
+      samePins(previous.pins, inputs.listed) &&
       sameItems(previous.contents, inputs.contents) &&
       previous.sessionsOpened === inputs.sessionsOpened &&
       isDeepStrictEqual(previous.instructions, trace.instructions) &&
       isDeepStrictEqual(previous.blocks, blocks) &&
       isDeepStrictEqual(previous.entries, trace.entries);
     this.#turns.set(key, {
-      resolved: inputs.resolved,
+      pins,
+      budget,
       attachments: inputs.attachments,
       subscribed: inputs.subscribed,
       model: turn.model,
@@ -277,7 +290,7 @@ function freshUntilOf(contents: readonly CachedContent[], ttlMs: number): number
 
 /** A kept turn's size for the bound: its blocks' text and media (UTF-16, two bytes a unit), and its arrays. */
 function bytesOf(held: Held): number {
-  let bytes = bytesPerTurn + bytesPerAttachment * held.resolved.length;
+  let bytes = bytesPerTurn + bytesPerAttachment * held.attachments.length;
   for (const block of held.blocks) {
     bytes += 2 * block.text.length;
     if (block.kind === 'resource') for (const part of block.parts ?? []) bytes += 2 * part.data.length;
@@ -285,15 +298,61 @@ function bytesOf(held: Held): number {
   return bytes;
 }
 
-/** Turns that may be kept: no budget override, no cache bypass. */
-function mayKeep(turn: Turn): boolean {
-  return turn.budget === undefined && turn.bypassCache !== true;
+/**
+ * Turns that may be kept: no cache bypass, no message attachment (a turn's own, parsed and
+ * resolved anew each turn). A budget of the turn's own is kept with the turn and compared.
+ */
+function mayKeep(turn: Turn, listed: TurnAttachments): boolean {
+  return turn.bypassCache !== true && listed.message.length === 0;
 }
 
 /**
- * Every attachment a frozen stored pin, ready from a cache hit answered at once (nothing read,
- * waited for or converted), or skipped by its listing; one cached content per ready attachment;
- * no server's instructions failed.
+ * The turn's pins as (id, version) pairs, the conversation's then the pipeline's: what tells the
+ * same pins in the next turn (a version is new on every write of a pin, in every process; see
+ * Attachment.version). None when a pin has no version (a host's own store may not set one).
+ */
+export interface PinVersions {
+  readonly conversation: number;
+  readonly ids: readonly string[];
+  readonly versions: readonly string[];
+}
+
+function pinVersionsOf(listed: TurnAttachments): PinVersions | undefined {
+  const ids: string[] = [];
+  const versions: string[] = [];
+  for (const scope of [listed.conversation, listed.pipeline])
+    for (const pin of scope) {
+      if (pin.version === undefined) return undefined;
+      ids.push(pin.id);
+      versions.push(pin.version);
+    }
+  return { conversation: listed.conversation.length, ids, versions };
+}
+
+/** Whether `listed` holds the very pins of `kept`, each at the same version, in the same order. */
+function samePins(kept: PinVersions, listed: TurnAttachments): boolean {
+  const { conversation, pipeline } = listed;
+  if (conversation.length !== kept.conversation || conversation.length + pipeline.length !== kept.ids.length)
+    return false;
+  let index = 0;
+  for (const scope of [conversation, pipeline])
+    for (const pin of scope) {
+      if (pin.id !== kept.ids[index] || pin.version === undefined || pin.version !== kept.versions[index])
+        return false;
+      index++;
+    }
+  return true;
+}
+
+/** The provider's budget is one object; a turn's own is a new one each turn, compared field by field. */
+function sameBudget(kept: ResolvedBudget, now: ResolvedBudget): boolean {
+  return kept === now || isDeepStrictEqual(kept, now);
+}
+
+/**
+ * Every attachment ready from a cache hit answered at once (nothing read, waited for or
+ * converted), or skipped by its listing, and none a skill; one cached content per ready
+ * attachment; no server's instructions failed.
  */
 function answeredAtOnce(result: ProvideResult, inputs: TurnRun['inputs']): boolean {
   if (result.trace.instructions?.some((entry) => entry.status === 'error')) return false;
@@ -301,13 +360,12 @@ function answeredAtOnce(result: ProvideResult, inputs: TurnRun['inputs']): boole
   if (result.trace.entries.some((entry) => entry.status === 'error')) return false;
   let ready = 0;
   for (const { attachment, fate } of inputs.attachments) {
-    if (attachment.skill || !Object.isFrozen(attachment)) return false;
+    if (attachment.skill) return false;
     if (fate.kind === 'skipped') continue;
     if (fate.kind !== 'ready' || fate.cache !== 'hit' || fate.durationMs !== 0) return false;
     if (fate.staleError !== undefined || fate.sharedCache !== undefined) return false;
     ready++;
   }
-  for (const resolved of inputs.resolved) if (!Object.isFrozen(resolved)) return false;
   return ready === inputs.contents.length;
 }
 

@@ -1,7 +1,8 @@
 import { EventEmitter } from 'eventemitter3';
 import type { AttachmentStore } from '../attachments/attachment-store.js';
 import { collectTurnAttachments } from '../attachments/collect-turn-attachments.js';
-import type { ResolvedAttachment } from '../attachments/resolve-turn-attachments.js';
+import { resolveCollected } from '../attachments/resolve-collected.js';
+import type { TurnAttachments } from '../attachments/resolve-turn-attachments.js';
 import type { ComposeOptions } from '../budget/compose-context.js';
 import { composeTurn, type TurnContext } from '../budget/compose-turn.js';
 import { rankForBudget } from '../budget/rank-for-budget.js';
@@ -172,8 +173,8 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
     });
   }
 
-  // The turn within its deadline, whose timer ends with the turn however the turn ends: step 1,
-  // then steps 2–7 (#steps), or — with kept turns — what they answer for this turn's inputs.
+  // The turn within its deadline, whose timer ends with the turn however the turn ends: step 1's
+  // listing, then the rest (#steps), or — with kept turns — what they answer for this turn's inputs.
   // Telemetry's metrics record the turn once it is answered.
   async #provide(turn: Turn, spans: TurnSpans): Promise<ProvideResult> {
     const deadline = new TurnDeadline(this.#turnDeadlineMs, turn.signal);
@@ -184,11 +185,12 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
       this.#requireKnown(actor, turn);
       const budget = this.#turnBudget(turn);
 
-      // 1 resolve: pins and message attachments, each validated and resolved once
-      const resolved = await spans.step('resolve', () => collectTurnAttachments(this.#attachments, turn));
-      const steps = () => this.#steps({ turn, spans, deadline, startedAt, actor, budget, resolved });
+      // 1 resolve: pins (with their versions) and message attachments, each validated; merged in #steps
+      const listed = await spans.step('resolve', () => collectTurnAttachments(this.#attachments, turn));
+      const steps = () => this.#steps({ turn, spans, deadline, startedAt, actor, budget, listed });
+      const started = { startedAt, at: deadline.started };
       const result = this.#kept
-        ? await this.#kept.provide(turn, actor, resolved, { startedAt, at: deadline.started }, steps)
+        ? await this.#kept.provide(turn, actor, listed, budget, started, steps)
         : (await steps()).result;
       this.#telemetry?.recordTurn(result.trace);
       this.emit('injected', result.trace, result.blocks);
@@ -198,16 +200,9 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
     }
   }
 
-  // Steps 2–7 of a turn resolved in step 1; `spans` wraps them in spans when telemetry records.
-  async #steps({
-    turn,
-    spans,
-    deadline,
-    startedAt,
-    actor,
-    budget,
-    resolved,
-  }: ResolvedTurn): Promise<TurnRun> {
+  // Step 1's merge of what it listed, then steps 2–7; `spans` wraps them in spans when telemetry records.
+  async #steps({ turn, spans, deadline, startedAt, actor, budget, listed }: ResolvedTurn): Promise<TurnRun> {
+    const resolved = resolveCollected(listed);
     spans.openAttachments(resolved);
     // 2 authorize: each once, through the pipeline's policy-bound view, which audits denials
     const view = this.#policy.bind(this.#servers, actor);
@@ -244,7 +239,7 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
     return {
       result,
       inputs: {
-        ...{ resolved, attachments, contents, listingGeneration, listedServers, subscribed },
+        ...{ listed, attachments, contents, listingGeneration, listedServers, subscribed },
         ...(sessionsOpened !== undefined && { sessionsOpened }),
       },
     };
@@ -371,7 +366,7 @@ function turnFacts(
   };
 }
 
-/** A turn after step 1, as #provide hands it to the steps that follow. */
+/** A turn after step 1's listing, as #provide hands it to the steps that follow. */
 interface ResolvedTurn {
   readonly turn: Turn;
   readonly spans: TurnSpans;
@@ -380,5 +375,5 @@ interface ResolvedTurn {
   readonly startedAt: string;
   readonly actor: Principal;
   readonly budget: ResolvedBudget;
-  readonly resolved: readonly ResolvedAttachment[];
+  readonly listed: TurnAttachments;
 }

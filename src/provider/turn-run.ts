@@ -1,4 +1,4 @@
-import type { ResolvedAttachment } from '../attachments/resolve-turn-attachments.js';
+import type { TurnAttachments } from '../attachments/resolve-turn-attachments.js';
 import type { CachedContent } from '../cache/content-cache.js';
 import type { TurnAttachment } from '../fetch/turn-attachment.js';
 import type { ProvideResult } from '../types.js';
@@ -12,8 +12,8 @@ export interface TurnRun {
 
 /** What a turn's answer depended on, as the turn itself states it. */
 export interface TurnInputs {
-  /** The attachments as step 1 resolved them (a stored pin is the same frozen object while unchanged). */
-  readonly resolved: readonly ResolvedAttachment[];
+  /** The pins and message attachments step 1 listed (each stored pin with its version). */
+  readonly listed: TurnAttachments;
   /** Each attachment as the turn left it: its access, what its listing said, its fate, its composition. */
   readonly attachments: readonly TurnAttachment[];
   /** The cached content of each attachment answered from the cache at once: the versions it injected. */

@@ -353,12 +353,40 @@ describe('a kept turn', () => {
     expect(provider.metrics?.keptTurns).toBe(1);
   });
 
-  it('is not made for a turn with a budget of its own', async () => {
-    const plain = await keptHarness();
-    const withBudget = { pipelineId: 'support', budget: { maxTokens: 3000 } };
-    for (let index = 0; index < 3; index++) await plain.ran(withBudget);
-    expect((await plain.ran(withBudget)).ran).toBe(true);
-    expect(plain.provider.metrics?.keptTurns).toBe(0);
+  it("is made for a turn with a budget of its own: one equal to the last turn's (a new object each turn) is answered kept", async () => {
+    const { provider, ran } = await keptHarness();
+    const withBudget = () => ({ pipelineId: 'support', budget: { maxTokens: 3000 } });
+    const runs = [];
+    for (let index = 0; index < 4; index++) runs.push(await ran(withBudget()));
+    expect(runs.map((run) => run.ran)).toEqual([true, true, true, false]);
+    expect(runs[3]?.result.trace.budget).toEqual({ maxTokens: 3000, usedTokens: expect.any(Number) });
+    expect(runs[3]?.result.blocks).toBe(runs[2]?.result.blocks);
+    expect(provider.metrics?.keptTurns).toBe(1);
+  });
+
+  it('runs a turn whose budget changed in full, whichever field changed, and keeps it again once answered alike', async () => {
+    const { ran } = await keptHarness();
+    const turn = { pipelineId: 'support', budget: { maxTokens: 3000 } };
+    for (let index = 0; index < 3; index++) await ran(turn);
+    expect((await ran(turn)).ran).toBe(false);
+
+    const smaller = await ran({ ...turn, budget: { maxTokens: 2000 } });
+    expect(smaller.ran).toBe(true);
+    expect(smaller.result.trace.budget.maxTokens).toBe(2000);
+    // Back to the first budget: the kept answer was replaced, so two full turns again.
+    expect((await ran(turn)).ran).toBe(true);
+    expect((await ran(turn)).ran).toBe(true);
+    expect((await ran(turn)).ran).toBe(false);
+    // A field other than maxTokens: a full turn too.
+    expect((await ran({ ...turn, budget: { maxTokens: 3000, strategy: 'priority' } })).ran).toBe(true);
+    expect((await ran({ ...turn, budget: { maxTokens: 3000, truncation: 'tail' } })).ran).toBe(true);
+  });
+
+  it("is answered to a turn without a budget of its own after turns whose budget equals the provider's", async () => {
+    const { ran } = await keptHarness();
+    const own = { pipelineId: 'support', budget: { maxTokens: 4000 } };
+    for (let index = 0; index < 3; index++) await ran(own);
+    expect((await ran({ pipelineId: 'support' })).ran).toBe(false);
   });
 
   it('is bounded by keptTurns.maxTurns, the least recent forgotten; keptTurns: false runs every turn', async () => {
