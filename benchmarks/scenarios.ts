@@ -19,7 +19,7 @@ export const scenarios = [
   { key: 'replicas', file: 'replicas.ts' },
   { key: 'telemetryOverhead', file: 'telemetry-overhead.ts' },
   { key: 'service', file: 'service.ts' },
-  { key: 'relevantVsHead', file: 'relevant-vs-head.ts' },
+  { key: 'hostLike', file: 'host-like.ts' },
   { key: 'cliStart', file: 'cli-start.ts' },
 ] as const satisfies readonly { key: string; file: string }[];
 

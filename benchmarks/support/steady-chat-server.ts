@@ -5,18 +5,19 @@ export interface SteadyChatServer {
   readonly url: string;
   /** The pipeline's pins. */
   readonly pins: readonly string[];
-  /** A conversation's notes. */
-  notes(conversation: number): string[];
+  /** A conversation's notes, of `noteBytes` each unless `bytes` says otherwise. */
+  notes(conversation: string, bytes?: number): string[];
   /** A message attachment no turn has read before. */
   attachment(key: string): string;
   close(): Promise<void>;
 }
 
 /**
- * A host's steady chat over Streamable HTTP on 127.0.0.1 (stateless: one SDK server per request):
- * `pins` pipeline pins of `pinBytes`, `notes` conversation notes of `noteBytes` each, and a new
- * message attachment of `attachmentBytes` for every turn, each body generated from its URI
- * (deterministic, the bulk server's prose and code).
+ * A host's chat over Streamable HTTP on 127.0.0.1 (stateless: one SDK server per request):
+ * `pins` pipeline pins of `pinBytes`, `notes` conversation notes of `noteBytes` each (or of the
+ * size a conversation's notes were asked with), and a new message attachment of
+ * `attachmentBytes` for every turn, each body generated from its URI (deterministic, the bulk
+ * server's prose and code).
  */
 export async function startSteadyChatServer(sizes: {
   pins: number;
@@ -31,14 +32,16 @@ export async function startSteadyChatServer(sizes: {
     const pinned = pinBodies.get(uri);
     if (pinned !== undefined) return pinned;
     const seed = [...uri].reduce((hash, char) => (hash * 31 + (char.codePointAt(0) ?? 0)) % 1_000_003, 7);
-    return makeText(uri.startsWith('chat://note/') ? sizes.noteBytes : sizes.attachmentBytes, seed);
+    // A note's URI carries its size: chat://note/<bytes>/<conversation>/<index>.
+    const noteBytes = uri.startsWith('chat://note/') ? Number(uri.split('/')[3]) : undefined;
+    return makeText(noteBytes ?? sizes.attachmentBytes, seed);
   };
   const http = await startStatelessResourceHttpServer('chat', pins, bodyOf);
   return {
     url: http.url,
     pins,
-    notes: (conversation) =>
-      Array.from({ length: sizes.notes }, (_, index) => `chat://note/${conversation}/${index}`),
+    notes: (conversation, bytes = sizes.noteBytes) =>
+      Array.from({ length: sizes.notes }, (_, index) => `chat://note/${bytes}/${conversation}/${index}`),
     attachment: (key) => `chat://message/${key}`,
     close: () => http.close(),
   };

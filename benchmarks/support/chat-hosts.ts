@@ -1,0 +1,113 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Tiktoken } from 'tiktoken';
+import {
+  AccessPolicy,
+  createTiktokenTokenizer,
+  McpServerRegistry,
+  MemoryAttachmentStore,
+  ResourceContextProvider,
+  type TruncationStrategyName,
+} from '../../src/index.js';
+import type { SteadyChatServer } from './steady-chat-server.js';
+
+/** One turn of a host's chat: its conversation, new message text and a new attachment. */
+export interface ChatTurn {
+  readonly conversation: string;
+  readonly text: string;
+  readonly attachment: string;
+  /** What is new this turn and was never read before: the attachment, and on a first turn the notes. */
+  readonly newUris: readonly string[];
+}
+
+/** What a turn handed the model, for the budget check made outside the clock. */
+export interface ChatContext {
+  readonly usedTokens: number;
+  readonly text: string;
+}
+
+/** A host running chat turns: the library with one truncation strategy, or the floor. */
+export interface ChatHost {
+  readonly name: TruncationStrategyName | 'floor';
+  /** What a host does when a conversation starts, before its first turn: pin its notes. */
+  open(conversation: string, notes: readonly string[]): Promise<void>;
+  /** One turn; the library's answers its context, the floor nothing. */
+  turn(turn: ChatTurn): Promise<ChatContext | undefined>;
+  /** The content and derived caches' bytes, where there are caches. */
+  cacheBytes(): { content: number; derived: number } | undefined;
+  close(): Promise<void>;
+}
+
+/**
+ * The library as a host runs it: its own registry (MCP session), pin store and tokenizer, the
+ * pipeline `chat` pinned to every one of the server's pins, budget `maxTokens` with `truncation`;
+ * each turn's message brings its text and its attachment.
+ */
+export async function libraryHost(
+  truncation: TruncationStrategyName,
+  server: SteadyChatServer,
+  maxTokens: number,
+): Promise<ChatHost> {
+  const tokenizer = createTiktokenTokenizer();
+  const servers = new McpServerRegistry({ mcpServers: { chat: { type: 'http', url: server.url } } });
+  const attachments = new MemoryAttachmentStore();
+  for (const uri of server.pins)
+    await attachments.pin({ scope: { pipelineId: 'chat' }, server: 'chat', uri });
+  const provider = new ResourceContextProvider({
+    servers,
+    attachments,
+    policy: new AccessPolicy({ bindings: { chat: { servers: ['chat'] } } }),
+    tokenizer,
+    budget: { maxTokens, truncation },
+    readTimeoutMs: 120_000,
+    turnDeadlineMs: 600_000,
+  });
+  return {
+    name: truncation,
+    open: async (conversation, notes) => {
+      for (const uri of notes)
+        await attachments.pin({ scope: { conversationId: conversation }, server: 'chat', uri });
+    },
+    turn: async ({ conversation, text, attachment }) => {
+      const { blocks, trace } = await provider.provide({
+        pipelineId: 'chat',
+        conversationId: conversation,
+        message: { text, attachments: [{ server: 'chat', uri: attachment }] },
+      });
+      return { usedTokens: trace.budget.usedTokens, text: blocks.map((block) => block.text).join('') };
+    },
+    cacheBytes: () => {
+      const metrics = provider.metrics;
+      return metrics && { content: metrics.bytesHeld, derived: metrics.derivedBytesHeld };
+    },
+    close: async () => {
+      provider.dispose();
+      await servers.close();
+      tokenizer.dispose();
+    },
+  };
+}
+
+/**
+ * The floor: a host that does only what cannot be avoided. It reads the bytes that are new this
+ * turn (the new attachment, and on a first turn the conversation's notes) with the SDK's own
+ * client over the same transport, in parallel, and counts the tokens of those bodies and of the
+ * message text with tiktoken's own encoder. It keeps nothing and checks nothing.
+ */
+export async function floorHost(server: SteadyChatServer, encoder: Tiktoken): Promise<ChatHost> {
+  const client = new Client({ name: 'floor', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+  return {
+    name: 'floor',
+    open: async () => {},
+    turn: async ({ text, newUris }) => {
+      const reads = await Promise.all(newUris.map((uri) => client.readResource({ uri })));
+      encoder.encode_ordinary(text);
+      for (const { contents } of reads)
+        for (const content of contents) if ('text' in content) encoder.encode_ordinary(content.text);
+      return undefined;
+    },
+    cacheBytes: () => undefined,
+    close: () => client.close(),
+  };
+}
