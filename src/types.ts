@@ -60,6 +60,11 @@ export type Attachment = PinInput & {
 };
 
 export interface ModelCapabilities {
+  /**
+   * The model's id (`gpt-4o`, `claude-opus-4-7`, `gemini-2.5-flash`, `meta-llama/Llama-3.1-8B`):
+   * the turn is budgeted in its family's tokens, unless the provider was given one `tokenizer`.
+   */
+  readonly id?: string;
   /** Whether the model accepts image parts (png, jpeg, gif, webp). Default false. */
   readonly images?: boolean;
   /** Whether the model accepts audio parts. Default false. */
@@ -253,6 +258,18 @@ export interface TraceEntry {
   readonly change?: 'new' | 'changed' | 'unchanged';
 }
 
+/** What a turn spent, in whose tokens, and how far that count can be trusted. */
+export interface TraceBudget {
+  readonly maxTokens: number;
+  readonly usedTokens: number;
+  /** The tokenizer that counted, e.g. `tiktoken:o200k_base`, `claude:claude-4.7@2026-12-04`, `hf:gemma3`. */
+  readonly tokenizer: string;
+  /** True when it counts as the model's own tokenizer does; false for an estimate (Claude, an unknown model). */
+  readonly exact: boolean;
+  /** Fraction of `maxTokens` held back (the budget's `safetyMargin`, or the estimate's margin if larger). */
+  readonly margin: number;
+}
+
 /** One per turn: every attachment with its fate. */
 export interface InjectionTrace {
   readonly turnId: string;
@@ -261,7 +278,7 @@ export interface InjectionTrace {
   /** ISO 8601. */
   readonly startedAt: string;
   readonly durationMs: number;
-  readonly budget: { readonly maxTokens: number; readonly usedTokens: number };
+  readonly budget: TraceBudget;
   readonly entries: readonly TraceEntry[];
   /** Server instructions considered for this turn, per server, when the provider injects them. */
   readonly instructions?: readonly InstructionsEntry[];

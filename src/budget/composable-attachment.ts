@@ -80,4 +80,10 @@ export interface ComposeOptions {
    * work would start later is left out with TURN_DEADLINE (see checkComposeStop).
    */
   readonly stopAt?: number;
+  /**
+   * The section placed right after the preamble (the server instructions), already paid for in
+   * `maxTokens`: a tokenizer that is not `piecewise` counts each rendering with it in place,
+   * since tokens may span its joins.
+   */
+  readonly leading?: { readonly text: string; readonly tokens: number };
 }

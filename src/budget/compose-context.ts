@@ -183,11 +183,7 @@ async function evaluate(
     }),
   );
   const blocks = assemble(rendered, context.options.renderOrder);
-  // Every block ends with ">\n\n" and the next starts with "<" (the preamble ends ".\n\n"): the
-  // pre-tokenizer always splits there, so no token spans a join and the whole rendering counts
-  // exactly as the sum of its blocks (the property test checks this against a full count).
-  const usedTokens =
-    blocks.length === 0 ? 0 : context.preambleTokens + rendered.reduce((sum, { tokens }) => sum + tokens, 0);
+  const usedTokens = blocks.length === 0 ? 0 : await countRendering(blocks, rendered, context);
   const excess = usedTokens - context.maxTokens;
   return {
     fits: excess <= 0 && rendered.every((attachment) => attachment.excess <= 0),
@@ -243,6 +239,25 @@ async function grow(
     best = attempt;
   }
   return best;
+}
+
+/**
+ * The rendering's count. Every block ends with ">\n\n" and the next starts with "<" (the preamble
+ * ends ".\n\n"): tiktoken's pre-tokenizer always splits there, so no token spans a join and a
+ * piecewise tokenizer's count is the sum of the blocks' (the property test checks this against a
+ * full count). Any other tokenizer counts the rendering whole, the leading section in its place,
+ * and that section's own count is taken off again (`maxTokens` was reduced by it).
+ */
+async function countRendering(
+  blocks: readonly ContextBlock[],
+  rendered: readonly RenderedAttachment[],
+  { tokenizer, options, preambleTokens }: FitContext,
+): Promise<number> {
+  if (tokenizer.piecewise) return preambleTokens + rendered.reduce((sum, { tokens }) => sum + tokens, 0);
+  const [preamble, ...rest] = blocks.map((block) => block.text);
+  const leading = options.leading;
+  const whole = await tokenizer.count([preamble, leading?.text ?? '', ...rest].join(''));
+  return whole - (leading?.tokens ?? 0);
 }
 
 function assemble(rendered: readonly RenderedAttachment[], renderOrder: readonly number[]): ContextBlock[] {

@@ -37,6 +37,7 @@ export async function composeTurn(
     {
       ...options,
       maxTokens: options.maxTokens - (instructions?.tokens ?? 0),
+      ...(instructions?.text && { leading: { text: instructions.text, tokens: instructions.tokens } }),
       renderOrder: renderOrder(ready.map((one) => one.attachment.scope)),
     },
   );

@@ -18,9 +18,12 @@ const joinReach = 256;
  * so it is one in the part and in the whole alike). Interior = known count less the counts of
  * the part's two short ends; everything between interiors (the ends, the joins, parts without
  * a count) is counted as it stands in the whole. Parts too short or without a safe boundary
- * near their ends are counted with their neighbours.
+ * near their ends are counted with their neighbours. A tokenizer that is not `piecewise`
+ * counts the concatenation whole.
  */
 export async function countJoined(parts: readonly JoinedPart[], tokenizer: Tokenizer): Promise<number> {
+  // Safe boundaries are tiktoken's: any other tokenizer counts the whole.
+  if (!tokenizer.piecewise) return tokenizer.count(parts.map((part) => part.text).join(''));
   const between: string[] = [];
   const interiors: Promise<number>[] = [];
   let gap = '';

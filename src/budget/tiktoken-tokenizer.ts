@@ -127,6 +127,8 @@ export function createTiktokenTokenizer(
 
   return {
     name: `tiktoken:${encoding}`,
+    // Pieces are encoded on their own (see find-safe-boundary.ts).
+    piecewise: true,
     encode: async (text) => (await encodeChunked(text, pieceEncoder, { keepTokens: true })).tokens,
     decode: (tokens) => decodeUtf8Whole(backend.bytesOfTokens(tokens)),
     count: async (text) => {

@@ -1,13 +1,27 @@
 /**
  * Counts and cuts text in a model's tokens. The budget is exact only against the tokenizer
- * it was planned with: render, count and truncate with the same instance. It also assumes the
- * tokenizer splits text as tiktoken's o200k/cl100k pre-tokenizers do at the safe boundaries of
- * find-safe-boundary.ts (count-joined.ts adds known counts across them): a tokenizer whose tokens
- * span such a boundary needs the budget's `safetyMargin`.
+ * it was planned with: render, count and truncate with the same instance. A tokenizer that
+ * says it is `piecewise` (tiktoken's o200k/cl100k) lets the budget add known counts across
+ * the safe boundaries of find-safe-boundary.ts (count-joined.ts, the sum of a rendering's
+ * blocks); any other is counted on whole renderings, which is exact for any tokenizer.
  */
 export interface Tokenizer {
   /** Identity for caches and traces, e.g. `tiktoken:o200k_base`. */
   readonly name: string;
+  /**
+   * True when text splits as tiktoken's o200k/cl100k pre-tokenizers split it: no token spans a
+   * safe boundary of find-safe-boundary.ts, so counts of the parts between them add up to the
+   * whole's. Absent or false: the budget counts whole renderings (SentencePiece and other
+   * Hugging Face tokenizers merge across such boundaries).
+   */
+  readonly piecewise?: boolean;
+  /**
+   * False when the count is an estimate of the model's own tokenizer (Claude: o200k calibrated):
+   * the budget then holds back `margin` of it. Absent: taken as exact for the model it serves.
+   */
+  readonly exact?: boolean;
+  /** Fraction of the budget held back for an estimated count (0 to 0.5); absent: 0. */
+  readonly margin?: number;
   /** Tokens of `text`, special-token strings treated as plain text. */
   encode(text: string): Promise<Uint32Array>;
   /** Text of `tokens`; a multi-byte character cut at either end is dropped, never garbled. */

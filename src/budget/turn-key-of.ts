@@ -71,5 +71,7 @@ function optionsKeyOf(tokenizer: Tokenizer, options: ComposeOptions): string {
     options.reserve ? JSON.stringify(options.reserve) : '',
     // Only `relevant` cuts read the message.
     truncation === 'relevant' ? (options.query ?? '') : '',
+    // Counted with the renderings only by a tokenizer that is not piecewise.
+    tokenizer.piecewise ? '' : (options.leading?.text ?? ''),
   ].join('\u0000');
 }

@@ -49,6 +49,8 @@ export interface KeptTurn {
   readonly historyChanges: number;
   readonly maxTokens: number;
   readonly usedTokens: number;
+  /** The trace's budget as the full turn reported it (its tokenizer and margin too). */
+  readonly traceBudget: InjectionTrace['budget'];
   readonly blocks: readonly ContextBlock[];
   readonly entries: readonly TraceEntry[];
   /**
@@ -151,7 +153,7 @@ export class KeptTurns {
       ...(turn.conversationId !== undefined && { conversationId: turn.conversationId }),
       startedAt: started.startedAt,
       durationMs: performance.now() - started.at,
-      budget: { maxTokens: kept.maxTokens, usedTokens: kept.usedTokens },
+      budget: kept.traceBudget,
       entries: kept.entries,
       ...(kept.instructions && { instructions: kept.instructions }),
     };
@@ -256,6 +258,7 @@ export class KeptTurns {
       historyChanges: history?.changes ?? 0,
       maxTokens: trace.budget.maxTokens,
       usedTokens: trace.budget.usedTokens,
+      traceBudget: trace.budget,
       // Frozen arrays (every turn's are), answered again as they are.
       blocks,
       entries: trace.entries,

@@ -48,6 +48,12 @@ export const providerOptionsSchema = z.strictObject({
   policy: z.custom<object>(hasMethods('authorize', 'bind'), { message: 'policy must be an AccessPolicy' }),
   ...providerSettingsShape,
   tokenizer: z.custom<object>(hasMethods('encode', 'decode', 'count')).optional(),
+  tokenizers: z
+    .strictObject({
+      huggingFace: z.record(z.string().min(1), z.string().min(1)).optional(),
+      gemini: z.string().min(1).optional(),
+    })
+    .optional(),
   converters: z
     .custom<object>(hasMethods('find', 'register'), { message: 'converters must be a ConverterRegistry' })
     .optional(),

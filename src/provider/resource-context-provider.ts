@@ -5,6 +5,7 @@ import { resolveCollected } from '../attachments/resolve-collected.js';
 import type { TurnAttachments } from '../attachments/resolve-turn-attachments.js';
 import type { ComposeOptions } from '../budget/compose-context.js';
 import { composeTurn, type TurnContext } from '../budget/compose-turn.js';
+import { type ChosenTokenizer, ModelTokenizers } from '../budget/model-tokenizers.js';
 import { rankForBudget } from '../budget/rank-for-budget.js';
 import { createTiktokenTokenizer } from '../budget/tiktoken-tokenizer.js';
 import type { Tokenizer } from '../budget/tokenizer.js';
@@ -55,6 +56,8 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
   readonly #budget: ResolvedBudget;
   readonly #tokenizer: Tokenizer;
   readonly #ownsTokenizer: boolean;
+  /** Each turn's tokenizer by its model's family; absent when the host gave one `tokenizer` for all. */
+  readonly #models: ModelTokenizers | undefined;
   readonly #readTimeoutMs: number;
   readonly #converters: ConverterRegistry | undefined;
   readonly #instructionsMaxTokens: number | undefined;
@@ -86,6 +89,8 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
     this.#telemetry = options.telemetry;
     this.#ownsTokenizer = options.tokenizer === undefined;
     this.#tokenizer = options.tokenizer ?? createTiktokenTokenizer();
+    this.#models =
+      options.tokenizer === undefined ? new ModelTokenizers(this.#tokenizer, options.tokenizers) : undefined;
     if (options.cache !== false) {
       this.#freshness = createFreshness(this.#servers, options.cache, (name, ...payload) => {
         (this.emit as (name: string, ...payload: unknown[]) => boolean)(name, ...payload);
@@ -184,10 +189,12 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
       const actor = actorOf(turn);
       this.#requireKnown(actor, turn);
       const budget = this.#turnBudget(turn);
+      const counting = await this.#turnTokenizer(turn);
 
       // 1 resolve: pins (with their versions) and message attachments, each validated; merged in #steps
       const listed = await spans.step('resolve', () => collectTurnAttachments(this.#attachments, turn));
-      const steps = () => this.#steps({ turn, spans, deadline, startedAt, actor, budget, listed });
+      const steps = () =>
+        this.#steps({ turn, spans, deadline, startedAt, actor, budget, counting, listed });
       const started = { startedAt, at: deadline.started };
       const result = this.#kept
         ? await this.#kept.provide(turn, actor, listed, budget, started, steps)
@@ -201,8 +208,18 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
   }
 
   // Step 1's merge of what it listed, then steps 2–7; `spans` wraps them in spans when telemetry records.
-  async #steps({ turn, spans, deadline, startedAt, actor, budget, listed }: ResolvedTurn): Promise<TurnRun> {
+  async #steps({
+    turn,
+    spans,
+    deadline,
+    startedAt,
+    actor,
+    budget,
+    counting,
+    listed,
+  }: ResolvedTurn): Promise<TurnRun> {
     const resolved = resolveCollected(listed);
+    const { tokenizer } = counting;
     spans.openAttachments(resolved);
     // 2 authorize: each once, through the pipeline's policy-bound view, which audits denials
     const view = this.#policy.bind(this.#servers, actor);
@@ -221,15 +238,15 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
     // 5 budget, 6 render: rank what is ready, pay for the server instructions first, then plan,
     // cut, frame and count within what is left. An attachment is its own budget rank.
     const ready = rankForBudget(attachments.filter(isReady), (one) => one.attachment);
-    const instructions = await this.#instructions(ready, budget.maxTokens, spans);
-    const options = this.#composeOptions(turn, budget, deadline);
+    const instructions = await this.#instructions(ready, budget.maxTokens, tokenizer, spans);
+    const options = this.#composeOptions(turn, budget, counting, deadline);
     // Ahead of the CPU work of reads still arriving (those past the deadline fill the cache later).
     const context = await ahead(() =>
-      spans.step('budget', () => composeTurn(ready, this.#tokenizer, options, instructions)),
+      spans.step('budget', () => composeTurn(ready, tokenizer, options, instructions)),
     );
 
     // 7 trace
-    const facts = turnFacts(turn, startedAt, deadline.started, budget.maxTokens, context);
+    const facts = turnFacts(turn, startedAt, deadline.started, budget.maxTokens, counting, options, context);
     const trace = traceTurn({ ...facts, items: attachments }, this.#changes);
     spans.closeAttachments(trace.entries);
     // Frozen, as the trace's entries are: a kept turn answers the same arrays again.
@@ -273,6 +290,7 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
   async #instructions(
     ready: readonly ReadyAttachment[],
     turnMaxTokens: number,
+    tokenizer: Tokenizer,
     spans: TurnSpans,
   ): Promise<InstructionsSection | undefined> {
     const maxTokens = this.#instructionsMaxTokens;
@@ -281,7 +299,7 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
       (name) => !this.#instructionsExcluded.has(name),
     );
     return spans.step('instructions', () =>
-      collectTurnInstructions(this.#servers, names, this.#tokenizer, maxTokens, turnMaxTokens),
+      collectTurnInstructions(this.#servers, names, tokenizer, maxTokens, turnMaxTokens),
     );
   }
 
@@ -292,10 +310,13 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
   #composeOptions(
     turn: Turn,
     budget: ResolvedBudget,
+    counting: ChosenTokenizer,
     deadline: TurnDeadline,
   ): Omit<ComposeOptions, 'renderOrder'> {
     return {
       ...budget,
+      // An estimated count holds back at least its stated margin.
+      safetyMargin: Math.max(budget.safetyMargin, counting.margin),
       stopAt: deadline.composeBy,
       ...(turn.model !== undefined && { model: turn.model }),
       ...(turn.message?.text !== undefined && { query: turn.message.text }),
@@ -305,6 +326,7 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
 
   /** Frees the default tokenizer. A tokenizer passed in options stays the caller's to dispose. */
   dispose(): void {
+    this.#models?.dispose();
     if (this.#ownsTokenizer) this.#tokenizer.dispose();
     this.#freshness?.dispose();
     this.removeAllListeners();
@@ -331,6 +353,22 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
     }
   }
 
+  /** The host's one tokenizer, or the one of the turn's model family (see ModelTokenizers). */
+  async #turnTokenizer(turn: Turn): Promise<ChosenTokenizer> {
+    if (!this.#models) {
+      const tokenizer = this.#tokenizer;
+      return { tokenizer, exact: tokenizer.exact ?? true, margin: tokenizer.margin ?? 0 };
+    }
+    const id = turn.model?.id;
+    if (id !== undefined && (typeof id !== 'string' || id.length === 0)) {
+      throw new ContextError('INVALID_OPTION', 'turn.model.id must be a non-empty string', {
+        field: 'turn.model.id',
+        value: id,
+      });
+    }
+    return this.#models.choose(id);
+  }
+
   #turnBudget(turn: Turn): ResolvedBudget {
     if (!turn.budget) return this.#budget;
     return { ...this.#budget, ...parseOptions(budgetOverrideSchema, turn.budget, 'turn.budget') };
@@ -353,6 +391,8 @@ function turnFacts(
   startedAt: string,
   started: number,
   maxTokens: number,
+  counting: ChosenTokenizer,
+  options: { readonly safetyMargin?: number },
   context: TurnContext,
 ): Omit<TurnFacts, 'items'> {
   return {
@@ -361,7 +401,13 @@ function turnFacts(
     ...(turn.conversationId !== undefined && { conversationId: turn.conversationId }),
     startedAt,
     durationMs: performance.now() - started,
-    budget: { maxTokens, usedTokens: context.usedTokens },
+    budget: {
+      maxTokens,
+      usedTokens: context.usedTokens,
+      tokenizer: counting.tokenizer.name,
+      exact: counting.exact,
+      margin: options.safetyMargin ?? 0,
+    },
     ...(context.instructions && { instructions: context.instructions }),
   };
 }
@@ -375,5 +421,6 @@ interface ResolvedTurn {
   readonly startedAt: string;
   readonly actor: Principal;
   readonly budget: ResolvedBudget;
+  readonly counting: ChosenTokenizer;
   readonly listed: TurnAttachments;
 }

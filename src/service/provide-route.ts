@@ -50,7 +50,13 @@ export const provideRoute = defineRoute({
           conversationId: 'c-42',
           startedAt: '2026-01-01T00:00:00.000Z',
           durationMs: 3.2,
-          budget: { maxTokens: 4000, usedTokens: 120 },
+          budget: {
+            maxTokens: 4000,
+            usedTokens: 120,
+            tokenizer: 'tiktoken:o200k_base',
+            exact: true,
+            margin: 0,
+          },
           entries: [
             {
               scope: 'pipeline',

@@ -100,6 +100,7 @@ export const provideRequestSchema = named(
       .optional(),
     model: z
       .strictObject({
+        id: z.string().min(1).max(256).optional(),
         images: z.boolean().optional(),
         audio: z.boolean().optional(),
         pdf: z.boolean().optional(),

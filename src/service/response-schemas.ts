@@ -115,7 +115,13 @@ export const injectionTraceSchema = named(
     conversationId: z.string().optional(),
     startedAt: z.string(),
     durationMs: z.number(),
-    budget: z.strictObject({ maxTokens: z.number().int(), usedTokens: z.number().int() }),
+    budget: z.strictObject({
+      maxTokens: z.number().int(),
+      usedTokens: z.number().int(),
+      tokenizer: z.string(),
+      exact: z.boolean(),
+      margin: z.number(),
+    }),
     entries: z.array(traceEntrySchema),
     instructions: z
       .array(

@@ -11,6 +11,8 @@ export function createCharTokenizer(options: { bounded?: boolean; prefix?: boole
   const calls: string[] = [];
   const tokenizer: Tokenizer = {
     name: 'test:chars',
+    // One token per code point: counts add up across any cut.
+    piecewise: true,
     encode: async (text) => {
       calls.push(`encode ${text.length}`);
       return codePointsOf(text);

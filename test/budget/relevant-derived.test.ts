@@ -20,6 +20,7 @@ function counting(inner: Tokenizer): { tokenizer: Tokenizer; counted: string[] }
   const counted: string[] = [];
   const tokenizer: Tokenizer = {
     name: inner.name,
+    ...(inner.piecewise !== undefined && { piecewise: inner.piecewise }),
     encode: (text) => {
       counted.push(text);
       return inner.encode(text);

@@ -31,7 +31,7 @@ describe('formatTrace', () => {
       pipelineId: 'support',
       startedAt: '',
       durationMs: 1,
-      budget: { maxTokens: 1000, usedTokens: 500 },
+      budget: { maxTokens: 1000, usedTokens: 500, tokenizer: 'tiktoken:o200k_base', exact: true, margin: 0 },
       entries: [
         {
           scope: 'message',

@@ -71,7 +71,7 @@ describe('mcp-context read', () => {
     ]);
     expect(code).toBe(0);
     expect(stderr).toBe('');
-    expect(json.trace.budget).toEqual({ maxTokens: 300, usedTokens: expect.any(Number) });
+    expect(json.trace.budget).toMatchObject({ maxTokens: 300, usedTokens: expect.any(Number), exact: true });
     expect(json.trace.budget.usedTokens).toBeLessThanOrEqual(300);
     expect(json.trace.entries).toEqual([
       expect.objectContaining({

@@ -145,7 +145,7 @@ describe('resourceContextMiddleware', () => {
           pipelineId: 'p',
           startedAt: '',
           durationMs: 0,
-          budget: { maxTokens: 1, usedTokens: 1 },
+          budget: { maxTokens: 1, usedTokens: 1, tokenizer: 'tiktoken:o200k_base', exact: true, margin: 0 },
           entries: [],
         },
       }),

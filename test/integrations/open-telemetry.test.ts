@@ -224,7 +224,7 @@ describe('openTelemetry', () => {
       pipelineId: 'p',
       startedAt: new Date(0).toISOString(),
       durationMs: 250,
-      budget: { maxTokens: 100, usedTokens: 60 },
+      budget: { maxTokens: 100, usedTokens: 60, tokenizer: 'tiktoken:o200k_base', exact: true, margin: 0 },
       entries: [
         entry('hit', 'injected', 10, 10),
         entry('hit', 'truncated', 20, 50),

@@ -118,7 +118,13 @@ describe('a kept turn', () => {
     expect(Date.parse(trace.startedAt)).toBeLessThanOrEqual(Date.now());
     expect(trace.durationMs).toBeGreaterThanOrEqual(0);
     expect(trace.durationMs).toBeLessThan(1_000);
-    expect(trace.budget).toEqual({ maxTokens: 4000, usedTokens: expect.any(Number) });
+    expect(trace.budget).toEqual({
+      maxTokens: 4000,
+      usedTokens: expect.any(Number),
+      tokenizer: 'tiktoken:o200k_base',
+      exact: true,
+      margin: 0,
+    });
     expect(trace.budget.usedTokens).toBeGreaterThan(0);
   });
 
@@ -359,7 +365,7 @@ describe('a kept turn', () => {
     const runs = [];
     for (let index = 0; index < 4; index++) runs.push(await ran(withBudget()));
     expect(runs.map((run) => run.ran)).toEqual([true, true, true, false]);
-    expect(runs[3]?.result.trace.budget).toEqual({ maxTokens: 3000, usedTokens: expect.any(Number) });
+    expect(runs[3]?.result.trace.budget).toMatchObject({ maxTokens: 3000, usedTokens: expect.any(Number) });
     expect(runs[3]?.result.blocks).toBe(runs[2]?.result.blocks);
     expect(provider.metrics?.keptTurns).toBe(1);
   });

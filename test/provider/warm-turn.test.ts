@@ -10,6 +10,7 @@ function recordingTokenizer() {
   const calls = { encode: 0, decode: 0, encodeWithin: 0, counted: [] as number[] };
   const tokenizer: Tokenizer = {
     name: sharedTokenizer.name,
+    piecewise: true,
     encode: (text) => {
       calls.encode++;
       return sharedTokenizer.encode(text);

@@ -11,7 +11,7 @@ const trace: InjectionTrace = {
   conversationId: 'c-"42"',
   startedAt: '2026-01-01T00:00:00.000Z',
   durationMs: 0.5,
-  budget: { maxTokens: 4000, usedTokens: 12 },
+  budget: { maxTokens: 4000, usedTokens: 12, tokenizer: 'tiktoken:o200k_base', exact: true, margin: 0 },
   entries: Object.freeze([]),
 };
 
