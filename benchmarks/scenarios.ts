@@ -13,6 +13,7 @@ export const scenarios = [
   { key: 'memory', file: 'memory.ts' },
   { key: 'invalidation', file: 'invalidation.ts' },
   { key: 'countingThroughput', file: 'counting-throughput.ts' },
+  { key: 'familyCounting', file: 'family-counting.ts' },
   { key: 'adversarial', file: 'adversarial.ts' },
   { key: 'adversarialLarge', file: 'adversarial-large.ts' },
   { key: 'eventLoop', file: 'event-loop.ts' },
