@@ -1,6 +1,7 @@
 import type { ClaudeCalibration } from './claude-calibration.js';
 import { claudeCalibrationFor } from './claude-calibration.js';
 import { claudeCalibrationTable } from './claude-calibration-table.js';
+import { encodeSliceWithin } from './encode-slice-within.js';
 import { scriptShares } from './script-shares.js';
 import { createTiktokenTokenizer } from './tiktoken-tokenizer.js';
 import type { Tokenizer } from './tokenizer.js';
@@ -41,6 +42,10 @@ export function createClaudeTokenizer(options: ClaudeTokenizerOptions): Tokenize
     exact: false,
     margin: calibration.margin,
     encode: async (text) => withFiller(await base.encode(text), calibrated, text),
+    encodeWithin: (text, limitTokens, from) =>
+      encodeSliceWithin(text, limitTokens, from, async (slice) =>
+        withFiller(await base.encode(slice), calibrated, slice),
+      ),
     decode: (tokens) => base.decode(tokens.filter((token) => token !== filler)),
     count: async (text) => calibrated(await base.count(text), text),
     dispose: () => {

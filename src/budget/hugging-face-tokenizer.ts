@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { ContextError } from '../errors.js';
+import { encodeSliceWithin } from './encode-slice-within.js';
 import type { Tokenizer } from './tokenizer.js';
 
 /** What hosts run to count open models' (and Gemini's) tokens: an optional peer dependency. */
@@ -22,7 +23,8 @@ interface HuggingFaceEngine {
 
 /**
  * A Tokenizer on a Hugging Face `tokenizer.json` (Llama, Qwen, Mistral, Gemma…), token for token
- * as the model's own tokenizer counts text, without special tokens (no BOS): exact. Encoded by
+ * as the model's own tokenizer counts text, without special tokens (no BOS): exact. Bounded
+ * encodings (encodeWithin) encode a slice as long as the limit needs. Encoded by
  * @huggingface/tokenizers (pure JavaScript, an optional peer dependency loaded only here). Not
  * `piecewise`: SentencePiece-style vocabularies merge across spaces and newlines, so the
  * budget counts whole renderings.
@@ -64,6 +66,10 @@ export async function createHuggingFaceTokenizer(options: HuggingFaceTokenizerOp
         ? ''
         : withoutCutCharacters(engine.decode(Array.from(tokens), { skip_special_tokens: false })),
     count: async (text) => (text.length === 0 ? 0 : encode(text).length),
+    encodeWithin: (text, limitTokens, from) =>
+      encodeSliceWithin(text, limitTokens, from, async (slice) =>
+        Uint32Array.from(slice.length === 0 ? [] : encode(slice)),
+      ),
     dispose: () => {
       if (disposed) return;
       disposed = true;

@@ -128,6 +128,17 @@ describe('createClaudeTokenizer', () => {
       expect(text.startsWith(claude.decode(tokens.subarray(0, length)))).toBe(true);
   });
 
+  it('encodes within a limit a slice as long as the limit needs, in calibrated tokens', async () => {
+    const long = prose.repeat(5000);
+    const head = await claude.encodeWithin?.(long, 200, 'start');
+    expect(head).toMatchObject({ start: 0, complete: false });
+    expect(head?.end).toBeLessThan(8192);
+    expect(head?.tokens).toEqual(await claude.encode(long.slice(0, head?.end)));
+    expect(head?.tokens.length).toBe(await claude.count(long.slice(0, head?.end)));
+    const tail = await claude.encodeWithin?.(long, 200, 'end');
+    expect(claude.decode(tail?.tokens ?? new Uint32Array())).toBe(long.slice(tail?.start));
+  });
+
   it('states itself not exact, with the calibration’s margin and date in its name', () => {
     expect(claude).toMatchObject({
       exact: false,
@@ -219,4 +230,29 @@ describe('ModelTokenizers', () => {
       models.dispose();
     }
   }, 120_000);
+});
+
+describe('the Hugging Face tokenizer’s bounded encoding', () => {
+  it('encodes only a slice as long as the limit needs, from either end; a short text whole', async () => {
+    const gemma = await createGeminiTokenizer();
+    const long = `${prose.repeat(8000)}😀`;
+    const started = performance.now();
+    const head = await gemma.encodeWithin?.(long, 100, 'start');
+    const tail = await gemma.encodeWithin?.(long, 100, 'end');
+    // 1 MB encoded whole takes seconds here; a slice of ~1 KB, milliseconds.
+    expect(performance.now() - started).toBeLessThan(500);
+    expect(head).toMatchObject({ start: 0, complete: false });
+    expect(head?.end).toBeLessThan(4096);
+    expect(head?.tokens.length).toBeGreaterThan(100);
+    expect(head?.tokens).toEqual(await gemma.encode(long.slice(0, head?.end)));
+    expect(tail).toMatchObject({ end: long.length, complete: false });
+    expect(long.length - (tail?.start ?? 0)).toBeLessThan(4096);
+    expect(gemma.decode(tail?.tokens ?? new Uint32Array())).toBe(long.slice(tail?.start));
+    expect(await gemma.encodeWithin?.(prose, 100, 'start')).toEqual({
+      tokens: await gemma.encode(prose),
+      start: 0,
+      end: prose.length,
+      complete: true,
+    });
+  }, 60_000);
 });
