@@ -22,7 +22,7 @@ export const registrySettingKeys = Object.keys(registryFileSettings) as (keyof t
 
 /**
  * The shape of `mcp-context.json`. Every section is the library's own schema (nothing here
- * restates a rule): `budget`, `serverInstructions`, `readTimeoutMs`, `turnDeadlineMs` and
+ * restates a rule): `budget`, `serverInstructions`, `readTimeoutMs`, `turnDeadlineMs`, `tokenizers` and
  * `skills` are the ResourceContextProvider's, `cache` is the ContentCache's, and
  * `requestTimeoutMs`, `maxPages`, `maxItems`, `maxReadBytes`, `maxResponseBytes`, `reconnect`,
  * `principalSessions`, `endpointPolicy` are the McpServerRegistry's. Server entries and bindings are
@@ -43,6 +43,8 @@ export const configFileSchema = z.strictObject({
   serverInstructions: providerSettingsShape.serverInstructions.unwrap().optional(),
   readTimeoutMs: providerSettingsShape.readTimeoutMs.unwrap().optional(),
   turnDeadlineMs: providerSettingsShape.turnDeadlineMs.unwrap().optional(),
+  /** Tokenizer files (the provider's `tokenizers`); paths relative to the config file. */
+  tokenizers: providerSettingsShape.tokenizers,
   /** Caps on skills loaded from skill pins (the provider's `skills`). */
   skills: skillLimitsSchema.optional(),
   ...registryFileSettings,

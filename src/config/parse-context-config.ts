@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import type { z } from 'zod';
+import type { ModelTokenizersOptions } from '../budget/model-tokenizers.js';
 import type { ContentCacheOptions } from '../cache/content-cache.js';
 import { ContextError } from '../errors.js';
 import { McpServerRegistry } from '../mcp/mcp-server-registry.js';
@@ -34,6 +35,8 @@ export interface ContextConfig {
   readonly serverInstructions?: z.output<typeof configFileSchema>['serverInstructions'];
   readonly readTimeoutMs?: number;
   readonly turnDeadlineMs?: number;
+  /** The provider's `tokenizers`, each path resolved against the config file's folder. */
+  readonly tokenizers?: ModelTokenizersOptions;
   /** The provider's `skills` limits, as written. */
   readonly skills?: SkillLimitsInput;
   /**
@@ -101,6 +104,7 @@ export function parseContextConfig(input: unknown, options: ParseContextConfigOp
     ...(parsed.serverInstructions !== undefined && { serverInstructions: parsed.serverInstructions }),
     ...(parsed.readTimeoutMs !== undefined && { readTimeoutMs: parsed.readTimeoutMs }),
     ...(parsed.turnDeadlineMs !== undefined && { turnDeadlineMs: parsed.turnDeadlineMs }),
+    ...(parsed.tokenizers && { tokenizers: tokenizersOf(parsed.tokenizers, options.baseDirectory) }),
     ...(parsed.skills && { skills: (input as { skills: SkillLimitsInput }).skills }),
     ...storeOf(parsed.store, options.baseDirectory),
     // Checked by the tier's own schema; nothing connects until a host creates the tier.
@@ -120,6 +124,22 @@ export function parseContextConfig(input: unknown, options: ParseContextConfigOp
 }
 
 // --- Internal helpers ---
+
+/** The file's tokenizer paths, relative to its folder, made absolute. */
+function tokenizersOf(
+  tokenizers: NonNullable<z.output<typeof configFileSchema>['tokenizers']>,
+  baseDirectory: string | undefined,
+): ModelTokenizersOptions {
+  const absolute = (path: string) => resolve(baseDirectory ?? process.cwd(), path);
+  return {
+    ...(tokenizers.huggingFace && {
+      huggingFace: Object.fromEntries(
+        Object.entries(tokenizers.huggingFace).map(([model, path]) => [model, absolute(path)]),
+      ),
+    }),
+    ...(tokenizers.gemini !== undefined && { gemini: absolute(tokenizers.gemini) }),
+  };
+}
 
 function storeOf(
   store: z.output<typeof configFileSchema>['store'],

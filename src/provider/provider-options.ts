@@ -36,6 +36,13 @@ export const providerSettingsShape = {
   readTimeoutMs: z.number().int().positive().default(10_000),
   /** The whole turn's deadline: provide() returns by then, whatever the servers do. */
   turnDeadlineMs: z.number().int().positive().default(30_000),
+  /** Tokenizer files by family: open models' tokenizer.json by model id, a Gemma 3 one for Gemini. */
+  tokenizers: z
+    .strictObject({
+      huggingFace: z.record(z.string().min(1), z.string().min(1)).optional(),
+      gemini: z.string().min(1).optional(),
+    })
+    .optional(),
 };
 
 export const providerOptionsSchema = z.strictObject({
@@ -48,12 +55,6 @@ export const providerOptionsSchema = z.strictObject({
   policy: z.custom<object>(hasMethods('authorize', 'bind'), { message: 'policy must be an AccessPolicy' }),
   ...providerSettingsShape,
   tokenizer: z.custom<object>(hasMethods('encode', 'decode', 'count')).optional(),
-  tokenizers: z
-    .strictObject({
-      huggingFace: z.record(z.string().min(1), z.string().min(1)).optional(),
-      gemini: z.string().min(1).optional(),
-    })
-    .optional(),
   converters: z
     .custom<object>(hasMethods('find', 'register'), { message: 'converters must be a ConverterRegistry' })
     .optional(),

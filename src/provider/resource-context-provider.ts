@@ -193,8 +193,7 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
 
       // 1 resolve: pins (with their versions) and message attachments, each validated; merged in #steps
       const listed = await spans.step('resolve', () => collectTurnAttachments(this.#attachments, turn));
-      const steps = () =>
-        this.#steps({ turn, spans, deadline, startedAt, actor, budget, counting, listed });
+      const steps = () => this.#steps({ turn, spans, deadline, startedAt, actor, budget, counting, listed });
       const started = { startedAt, at: deadline.started };
       const result = this.#kept
         ? await this.#kept.provide(turn, actor, listed, budget, started, steps)

@@ -87,6 +87,7 @@ export async function openServiceRuntime(options: ServiceRuntimeOptions): Promis
     ...(config.serverInstructions !== undefined && { serverInstructions: config.serverInstructions }),
     ...(config.readTimeoutMs !== undefined && { readTimeoutMs: config.readTimeoutMs }),
     ...(config.turnDeadlineMs !== undefined && { turnDeadlineMs: config.turnDeadlineMs }),
+    ...(config.tokenizers && { tokenizers: config.tokenizers }),
     ...(config.skills !== undefined && { skills: config.skills }),
   });
   const state = new ServiceState(options.openApiDocument);

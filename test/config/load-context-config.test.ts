@@ -168,6 +168,27 @@ describe('parseContextConfig names the bad field and value', () => {
     expect(config.skills).toEqual({ maxPerTurn: 2 });
   });
 
+  it('keeps the tokenizer files, each path resolved against the config file’s directory', () => {
+    const config = parseContextConfig(
+      {
+        mcpServers: {},
+        tokenizers: {
+          huggingFace: { 'qwen2.5-*': 'models/qwen/tokenizer.json', llama: '/srv/llama/tokenizer.json' },
+          gemini: 'models/gemma3/tokenizer.json',
+        },
+      },
+      { baseDirectory: '/etc/mcp' },
+    );
+    expect(config.tokenizers).toEqual({
+      huggingFace: { 'qwen2.5-*': '/etc/mcp/models/qwen/tokenizer.json', llama: '/srv/llama/tokenizer.json' },
+      gemini: '/etc/mcp/models/gemma3/tokenizer.json',
+    });
+    expect(configError({ tokenizers: { huggingface: {} } })).toMatchObject({
+      code: 'INVALID_OPTION',
+      field: 'config.tokenizers.huggingface',
+    });
+  });
+
   it('refuses a programmatic transport entry, which a file cannot express', () => {
     expect(configError({ mcpServers: { memory: { type: 'transport' } } })).toMatchObject({
       code: 'INVALID_OPTION',

@@ -56,6 +56,7 @@ export const runProvideContext: CliCommandRun = async (context, positionals, val
     ...(config.serverInstructions !== undefined && { serverInstructions: config.serverInstructions }),
     ...(config.readTimeoutMs !== undefined && { readTimeoutMs: config.readTimeoutMs }),
     ...(config.turnDeadlineMs !== undefined && { turnDeadlineMs: config.turnDeadlineMs }),
+    ...(config.tokenizers && { tokenizers: config.tokenizers }),
     ...(config.skills !== undefined && { skills: config.skills }),
   });
   try {
