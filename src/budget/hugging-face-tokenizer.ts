@@ -89,7 +89,7 @@ async function loadVocabulary(options: HuggingFaceTokenizerOptions): Promise<Hug
     options.tokenizerConfig === undefined ? {} : readJson(options.tokenizerConfig, 'tokenizerConfig'),
   ]);
   try {
-    return new Engine(json, config) as HuggingFaceEngine;
+    return new Engine(withoutSpecialTokens(json), config) as HuggingFaceEngine;
   } catch (error) {
     throw new ContextError(
       'INVALID_OPTION',
@@ -116,6 +116,20 @@ async function loadEngine(): Promise<EngineModule> {
       error,
     );
   }
+}
+
+/**
+ * The tokenizer.json without its special added tokens (`<bos>`, `<start_of_turn>`…): content that
+ * spells one is counted as the plain text it is, as tiktoken's encode_ordinary does (never fewer
+ * tokens than the model may see), and no cut shows a control token. The engine has no option for it.
+ */
+function withoutSpecialTokens(json: object): object {
+  const added = (json as { added_tokens?: unknown }).added_tokens;
+  if (!Array.isArray(added)) return json;
+  return {
+    ...json,
+    added_tokens: added.filter((token) => (token as { special?: unknown }).special !== true),
+  };
 }
 
 async function readJson(source: string | object, field: string): Promise<object> {

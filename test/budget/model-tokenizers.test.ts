@@ -151,7 +151,7 @@ describe('createClaudeTokenizer', () => {
 
 describe('Gemini’s tokenizer (the Gemma 3 vocabulary)', () => {
   // Counts of the reference Rust implementation (the `tokenizers` crate's Node binding) on the
-  // same tokenizer.json, without special tokens.
+  // same tokenizer.json, without special tokens (and, for the last, without its special added tokens).
   it.each([
     ['Hello, world!', 4],
     [
@@ -162,6 +162,8 @@ describe('Gemini’s tokenizer (the Gemma 3 vocabulary)', () => {
     ['東京は日本の首都です。人口は約1400万人です。', 15],
     ['a    b\n\n\n   c\t\td', 8],
     ['<mcp-resource server="docs" uri="doc://a">\nhello there\n</mcp-resource>\n\n', 26],
+    // Special-token strings in content are plain text (5 tokens with them special).
+    ['<start_of_turn>user\nhi<end_of_turn>', 17],
   ])(
     'counts %j as the reference does (%i)',
     async (text, expected) => {
