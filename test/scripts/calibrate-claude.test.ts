@@ -89,7 +89,9 @@ describe('scripts/calibrate-claude.ts against a stub count_tokens on 127.0.0.1',
     expect(newest?.factors.cjk).toBeGreaterThan((newest?.factors.prose ?? 0) + 0.2);
     for (const tokenizer of measured.tokenizers) {
       expect(tokenizer.margin).toBeGreaterThanOrEqual(0.05);
-      expect(tokenizer.margin).toBeLessThan(0.5);
+      // The script classifier reads the corpus's scripts: a blend that misread CJK as prose
+      // would fall ~30% short on the CJK samples, and the margin would say so.
+      expect(tokenizer.margin).toBeLessThanOrEqual(0.1);
     }
   });
 
