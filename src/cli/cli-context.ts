@@ -34,7 +34,11 @@ export class CliContext {
   #servers: McpServerRegistry | undefined;
   #store: AttachmentStore | undefined;
 
-  constructor(values: CliOptionValues, stdout = process.stdout, stderr = process.stderr) {
+  constructor(
+    values: CliOptionValues,
+    stdout: NodeJS.WriteStream = process.stdout,
+    stderr: NodeJS.WriteStream = process.stderr,
+  ) {
     this.#values = values;
     this.#stdout = stdout;
     this.#stderr = stderr;

@@ -3,11 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type ReadFaultInput, startFaultFixture } from '../../fixtures/index.js';
-import { type CliResult, runCli } from './support/cli-workspace.js';
+import { type CliResult, runCliInProcess } from './support/run-cli-in-process.js';
 
 /**
- * The fault matrix's CLI group (the rest is test/faults/fault-matrix.test.ts): the built
- * `mcp-context` against a fault server over Streamable HTTP on 127.0.0.1.
+ * The fault matrix's CLI group (the rest is test/faults/fault-matrix.test.ts): `mcp-context`
+ * (in process: exit code and output as the built CLI's) against a fault server over Streamable
+ * HTTP on 127.0.0.1.
  */
 interface CliCase {
   readonly name: string;
@@ -92,7 +93,7 @@ describe('fault matrix: CLI', () => {
           bindings: {},
         };
         writeFileSync(join(directory, 'mcp-context.json'), cliCase.configText ?? JSON.stringify(config));
-        cliCase.check(await runCli(cliCase.args, directory));
+        cliCase.check(await runCliInProcess(cliCase.args, directory));
       } finally {
         await fixture.close();
         rmSync(directory, { recursive: true, force: true });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { commands } from '../../src/cli/cli-commands.js';
 import { cliOptions, globalOptions } from '../../src/cli/cli-options.js';
-import { runCli } from './support/cli-workspace.js';
+import { runBuiltCli as runCli } from './support/run-built-cli.js';
 
 function emptyDirectory(): string {
   const directory = mkdtempSync(join(tmpdir(), 'mcp-context-help-'));

@@ -85,6 +85,7 @@ describe('--help, --version and usage errors load none of the library', () => {
           'src/cli/cli-options.js',
           'src/cli/describe-error.js',
           'src/cli/main.js',
+          'src/cli/run-cli.js',
           'src/cli/usage-error.js',
           'src/errors.js',
           'src/version.js',

@@ -3,10 +3,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Attachment } from '../../src/index.js';
 import { startCliWorkspace } from './support/cli-workspace.js';
+import { runBuiltCli } from './support/run-built-cli.js';
 
 describe('mcp-context pin', () => {
   it('pins survive the process: pin add in one, pin ls in the next, from ./mcp-context.sqlite', async () => {
-    const workspace = await startCliWorkspace();
+    const workspace = await startCliWorkspace({}, runBuiltCli);
     const added = await workspace.runJson<Attachment>([
       'pin',
       'add',
@@ -82,7 +83,9 @@ describe('mcp-context pin', () => {
     const args = ['pin', 'add', '--pipeline', 'p', 'gitnexus', 'gitnexus://repos'];
     const { json: first } = await workspace.runJson<Attachment>(args);
     const { json: again } = await workspace.runJson<Attachment>([...args, '--priority', '7']);
-    expect(again).toEqual({ ...first, priority: 7 });
+    // The same pin, updated: its version is new (a new one on every write of the pin).
+    expect(again).toEqual({ ...first, priority: 7, version: expect.any(String) });
+    expect(again.version).not.toBe(first.version);
     expect((await workspace.runJson<Attachment[]>(['pin', 'ls', '--pipeline', 'p'])).json).toEqual([again]);
   });
 

@@ -3,10 +3,12 @@ import type { Attachment, InjectionTrace } from '../../src/index.js';
 import { freshSchema, testDatabaseUrl } from '../replicas/support/postgres-test-database.js';
 import { freshPrefix, testRedisUrl } from '../replicas/support/redis-test.js';
 import { startCliWorkspace } from './support/cli-workspace.js';
+import { runBuiltCli } from './support/run-built-cli.js';
 
 describe('mcp-context with store: { postgres } and redis in mcp-context.json', () => {
   it('pins go to PostgreSQL, and a second process’s turn is a shared hit: one read at the server', async () => {
-    const workspace = await startCliWorkspace();
+    // Each command its own process: the second turn's hit can only come from Redis.
+    const workspace = await startCliWorkspace({}, runBuiltCli);
     workspace.writeConfig({
       mcpServers: { gitnexus: { type: 'http', url: workspace.fixture.url } },
       bindings: { support: { servers: ['gitnexus'] } },

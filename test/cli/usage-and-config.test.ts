@@ -4,7 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, inject, it, onTestFinished } from 'vitest';
 import type { ProvideResult } from '../../src/index.js';
-import { runCli, startCliWorkspace } from './support/cli-workspace.js';
+import { startCliWorkspace } from './support/cli-workspace.js';
+// Usage, --help and --version load none of the library: the built CLI answers them in ~0.1 s.
+import { runBuiltCli as runCli } from './support/run-built-cli.js';
+import { runCliInProcess } from './support/run-cli-in-process.js';
 
 function emptyDirectory(): string {
   const directory = mkdtempSync(join(tmpdir(), 'mcp-context-cli-'));
@@ -111,7 +114,7 @@ describe('mcp-context config', () => {
   it('a config file nested 10,000 deep is exit 2 saying so, not exit 1 "Maximum call stack"', async () => {
     const directory = emptyDirectory();
     writeFileSync(join(directory, 'mcp-context.json'), `${'['.repeat(10_000)}${']'.repeat(10_000)}`);
-    const result = await runCli(['servers'], directory);
+    const result = await runCliInProcess(['servers'], directory);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('nested deeper than 64 levels');
     expect(result.stderr).not.toContain('call stack');
@@ -177,12 +180,12 @@ describe('mcp-context config', () => {
     const directory = emptyDirectory();
     const file = join(directory, 'other.json');
     writeFileSync(file, JSON.stringify({ mcpServers: {} }));
-    const result = await runCli(['servers', '--config', file], directory);
+    const result = await runCliInProcess(['servers', '--config', file], directory);
     expect(result).toMatchObject({ code: 0, stdout: `no servers configured (mcpServers in ${file})\n` });
   });
 
   it('without any config there are no servers: servers says so and exits 0', async () => {
-    const result = await runCli(['servers'], emptyDirectory());
+    const result = await runCliInProcess(['servers'], emptyDirectory());
     expect(result).toMatchObject({ code: 0, stdout: expect.stringContaining('no servers configured') });
   });
 });
@@ -190,13 +193,13 @@ describe('mcp-context config', () => {
 describe('mcp-context demo and fixture serve', () => {
   it('demo prints three turns with their budget bars; --json gives each turn’s blocks and trace', async () => {
     const directory = emptyDirectory();
-    const human = await runCli(['demo'], directory);
+    const human = await runCliInProcess(['demo'], directory);
     expect(human.code).toBe(0);
     expect(human.stdout).toMatch(
       /^GitNexus fixture serving Streamable HTTP at http:\/\/127\.0\.0\.1:\d+\/mcp$/m,
     );
     expect(human.stdout.match(/^budget \[/gm)).toHaveLength(3);
-    const json = await runCli(['demo', '--json'], directory);
+    const json = await runCliInProcess(['demo', '--json'], directory);
     const turns = JSON.parse(json.stdout) as (ProvideResult & { title: string })[];
     expect(turns).toHaveLength(3);
     expect(turns[1]?.trace.budget.maxTokens).toBe(900);
@@ -224,7 +227,7 @@ describe('mcp-context demo and fixture serve', () => {
       join(workspace, 'mcp-context.json'),
       JSON.stringify({ mcpServers: { gitnexus: { type: 'http', url } } }),
     );
-    expect((await runCli(['templates', 'gitnexus'], workspace)).code).toBe(0);
+    expect((await runCliInProcess(['templates', 'gitnexus'], workspace)).code).toBe(0);
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');
     expect(await exited).toBe(0);

@@ -1,25 +1,24 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { inject, onTestFinished } from 'vitest';
+import { onTestFinished } from 'vitest';
 import {
   type GitNexusFixture,
   type GitNexusFixtureOptions,
   startGitNexusFixture,
 } from '../../../fixtures/index.js';
+import { type CliResult, runCliInProcess } from './run-cli-in-process.js';
 
-export interface CliResult {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+export type { CliResult };
+
+/** How a workspace runs a command line: in this process (the default), or the built CLI (run-built-cli.ts). */
+export type CliRunner = (args: readonly string[], cwd: string, env?: NodeJS.ProcessEnv) => Promise<CliResult>;
 
 export interface CliWorkspace {
   /** A temp directory holding mcp-context.json; the CLI runs with it as the working directory. */
   readonly directory: string;
   readonly fixture: GitNexusFixture;
-  /** Runs the built `mcp-context` with these arguments, piped (so never coloured). */
+  /** Runs `mcp-context` with these arguments (in this process unless another runner was given), piped. */
   run(args: readonly string[], options?: { env?: NodeJS.ProcessEnv }): Promise<CliResult>;
   /** `run` with --json, stdout parsed. */
   runJson<T = unknown>(args: readonly string[]): Promise<CliResult & { json: T }>;
@@ -34,6 +33,7 @@ export interface CliWorkspace {
  */
 export async function startCliWorkspace(
   fixtureOptions: Omit<GitNexusFixtureOptions, 'transport'> = {},
+  runner: CliRunner = runCliInProcess,
 ): Promise<CliWorkspace> {
   const fixture = await startGitNexusFixture({ transport: 'http', ...fixtureOptions });
   const directory = mkdtempSync(join(tmpdir(), 'mcp-context-cli-'));
@@ -49,7 +49,7 @@ export async function startCliWorkspace(
     budget: { maxTokens: 4000 },
   });
   const run = (args: readonly string[], options: { env?: NodeJS.ProcessEnv } = {}) =>
-    runCli(args, directory, options.env);
+    runner(args, directory, options.env);
   return {
     directory,
     fixture,
@@ -68,23 +68,4 @@ export async function startCliWorkspace(
     },
     writeConfig,
   };
-}
-
-/** Runs the built CLI in `cwd`; resolves with the exit code and both streams, whatever the code. */
-export function runCli(
-  args: readonly string[],
-  cwd: string,
-  env: NodeJS.ProcessEnv = {},
-): Promise<CliResult> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [inject('cliEntry'), ...args],
-      { cwd, env: { ...process.env, NO_COLOR: '', FORCE_COLOR: '', ...env }, timeout: 60_000 },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-        resolve({ code, stdout, stderr });
-      },
-    );
-  });
 }
