@@ -73,8 +73,11 @@ export function resourceContextMiddleware(
   }
   return {
     specificationVersion: 'v3',
-    transformParams: async ({ params }) => {
-      const turn = await options.turn(params);
+    transformParams: async ({ params, model }) => {
+      const asked = await options.turn(params);
+      // The wrapped model's id, unless the turn names one: the turn is budgeted in its tokens.
+      const modelId = asked.model?.id ?? (typeof model?.modelId === 'string' ? model.modelId : undefined);
+      const turn = modelId === undefined ? asked : { ...asked, model: { ...asked.model, id: modelId } };
       const text = turn.message?.text ?? lastUserText(params.prompt);
       const result = await options.provider.provide(
         text === undefined ? turn : { ...turn, message: { ...turn.message, text } },

@@ -67,6 +67,30 @@ const transform = async (
 ) => middleware.transformParams?.({ type: 'generate', params, model: new MockLanguageModelV3() });
 
 describe('resourceContextMiddleware', () => {
+  it('names the wrapped model in the turn (its id picks the tokenizer), unless the turn names one', async () => {
+    const { options, turns } = await setup();
+    const middleware = resourceContextMiddleware(options);
+    const params: LanguageModelV3CallOptions = {
+      prompt: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }],
+    };
+    await middleware.transformParams?.({
+      type: 'generate',
+      params,
+      model: new MockLanguageModelV3({ modelId: 'claude-opus-4-7' }),
+    });
+    expect(turns[0]?.model).toEqual({ id: 'claude-opus-4-7' });
+    const named = resourceContextMiddleware({
+      ...options,
+      turn: () => ({ pipelineId: 'support', model: { id: 'gpt-4o', images: true } }),
+    });
+    await named.transformParams?.({
+      type: 'generate',
+      params,
+      model: new MockLanguageModelV3({ modelId: 'claude-opus-4-7' }),
+    });
+    expect(turns[1]?.model).toEqual({ id: 'gpt-4o', images: true });
+  });
+
   it('through generateText: the model receives the framed resources in a system message after the first', async () => {
     const { options, turns, results } = await setup();
     const model = new MockLanguageModelV3({ doGenerate: reply });
