@@ -28,7 +28,10 @@ export function formatTrace(trace: InjectionTrace, style?: Style): string {
   return `${table}\n${formatBudgetBar(trace)}`;
 }
 
-/** `budget [#####-----] 1,480 / 1,500 tokens (98.7%)`, one letter per injected attachment. */
+/**
+ * `budget [#####-----] 1480 / 1500 tokens (98.7%) of tiktoken:o200k_base`, one letter per
+ * injected attachment; an estimated count (Claude's) and a margin held back are said.
+ */
 export function formatBudgetBar(trace: InjectionTrace): string {
   const { maxTokens, usedTokens } = trace.budget;
   const injected = trace.entries.filter((entry) => entry.tokens > 0);
@@ -42,5 +45,11 @@ export function formatBudgetBar(trace: InjectionTrace): string {
     .map((entry, index) => `${String.fromCharCode(65 + (index % 26))}=${entry.uri}`)
     .join('  ');
   const percent = ((usedTokens / maxTokens) * 100).toFixed(1);
-  return `budget [${bar}] ${usedTokens} / ${maxTokens} tokens (${percent}%)${legend ? `\n       ${legend}` : ''}`;
+  const { tokenizer, exact, margin } = trace.budget;
+  const caveats = [
+    ...(exact ? [] : ['estimated']),
+    ...(margin > 0 ? [`${Math.round(margin * 100)}% held back`] : []),
+  ];
+  const counted = `of ${tokenizer}${caveats.length > 0 ? ` (${caveats.join(', ')})` : ''}`;
+  return `budget [${bar}] ${usedTokens} / ${maxTokens} tokens (${percent}%) ${counted}${legend ? `\n       ${legend}` : ''}`;
 }

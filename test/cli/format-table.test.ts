@@ -51,5 +51,13 @@ describe('formatTrace', () => {
       ],
     };
     expect(formatTrace(trace).split('\n')[1]).toMatch(/truncated\s+500\s+~120000\s+text\/plain/);
+    expect(formatTrace(trace)).toContain('500 / 1000 tokens (50.0%) of tiktoken:o200k_base\n');
+    const estimated = {
+      ...trace,
+      budget: { ...trace.budget, tokenizer: 'claude:claude-4.7@2026-12-04', exact: false, margin: 0.15 },
+    };
+    expect(formatTrace(estimated)).toContain(
+      '500 / 1000 tokens (50.0%) of claude:claude-4.7@2026-12-04 (estimated, 15% held back)\n',
+    );
   });
 });
