@@ -172,6 +172,8 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
         'mcp_context.turn.id': trace.turnId,
         'mcp_context.budget.max_tokens': trace.budget.maxTokens,
         'mcp_context.budget.used_tokens': trace.budget.usedTokens,
+        'mcp_context.budget.tokenizer': trace.budget.tokenizer,
+        'mcp_context.budget.exact': trace.budget.exact,
         'mcp_context.attachments': trace.entries.length,
       });
       return result;

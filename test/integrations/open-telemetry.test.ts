@@ -80,6 +80,8 @@ describe('openTelemetry', () => {
       'mcp_context.turn.id': 'turn-1',
       'mcp_context.budget.max_tokens': 8000,
       'mcp_context.budget.used_tokens': injection.budget.usedTokens,
+      'mcp_context.budget.tokenizer': 'tiktoken:o200k_base',
+      'mcp_context.budget.exact': true,
       'mcp_context.attachments': 3,
     });
     expect(

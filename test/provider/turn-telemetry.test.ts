@@ -101,6 +101,8 @@ describe('a turn reported to telemetry', () => {
       'mcp_context.turn.id': 't-1',
       'mcp_context.budget.max_tokens': 8000,
       'mcp_context.budget.used_tokens': trace.budget.usedTokens,
+      'mcp_context.budget.tokenizer': 'tiktoken:o200k_base',
+      'mcp_context.budget.exact': true,
       'mcp_context.attachments': 2,
     });
     expect(trace.budget.usedTokens).toBeGreaterThan(0);
