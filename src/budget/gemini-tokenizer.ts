@@ -21,7 +21,12 @@ export interface GeminiTokenizerOptions {
  */
 export async function createGeminiTokenizer(options: GeminiTokenizerOptions = {}): Promise<Tokenizer> {
   const tokenizerJson = options.tokenizerJson ?? gemmaVocabularyPath();
-  return createHuggingFaceTokenizer({ tokenizerJson, name: 'gemma3' });
+  // Another file is another identity: caches keyed by the name never mix two vocabularies.
+  const name =
+    options.tokenizerJson === undefined
+      ? 'gemma3'
+      : `gemma3:${typeof options.tokenizerJson === 'string' ? options.tokenizerJson : 'given'}`;
+  return createHuggingFaceTokenizer({ tokenizerJson, name });
 }
 
 // --- Internal helpers ---

@@ -11,7 +11,7 @@ export interface HuggingFaceTokenizerOptions {
   readonly tokenizerJson: string | object;
   /** Its `tokenizer_config.json`, when the model has one: path or parsed (special tokens, BOS). */
   readonly tokenizerConfig?: string | object;
-  /** Identity for caches and traces: `hf:<name>`. Default: the path, or `tokenizer.json`. */
+  /** Identity for caches and traces: `hf:<name>`. Default: the path; give one for a parsed file (else `tokenizer.json`). */
   readonly name?: string;
 }
 

@@ -223,6 +223,10 @@ describe('ModelTokenizers', () => {
       const open = await models.choose('my-gemma-2b');
       expect(open).toMatchObject({ exact: true, margin: 0 });
       expect(open.tokenizer.name).toBe(`hf:${gemmaFile}`);
+      // Gemini from another file is another identity: caches keyed by name never mix them.
+      const other = await createGeminiTokenizer({ tokenizerJson: gemmaFile });
+      expect(other.name).toBe(`hf:gemma3:${gemmaFile}`);
+      other.dispose();
       expect(await models.choose('llama-3.1-8b')).toEqual({
         tokenizer: o200k,
         exact: false,
