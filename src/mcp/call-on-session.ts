@@ -3,6 +3,7 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { inSpan, type Telemetry, withTraceContext } from '../trace/telemetry.js';
 import { isSessionGone } from './classify-transport-error.js';
 import { raceAbort } from './race-abort.js';
+import { requestSignal } from './request-signal.js';
 import type { ServerConnection } from './server-connection.js';
 import { sessionIdOf } from './session-id-of.js';
 import { toContextError } from './to-context-error.js';
@@ -99,13 +100,17 @@ async function send<T>(
   traced: Traced,
 ): Promise<T> {
   connection.statusRecord.update({ lastUsedAt: new Date().toISOString() });
+  // The SDK adds an 'abort' listener per request to the signal it is given and never removes
+  // it: the request gets a signal of its own, unhooked from the caller's (which may be a
+  // host's, for every call) when the call is over.
+  const own = options.signal && requestSignal(options.signal);
   try {
     options.signal?.throwIfAborted();
     const started = performance.now();
     const client = await connectWithin(connection, options);
     // A caller's own timeout bounds the whole call, connecting included: the request gets what is left.
     const request = {
-      signal: options.signal,
+      ...(own && { signal: own.signal }),
       timeout: options.timeoutCoversConnect
         ? Math.max(1, Math.round(options.timeout - (performance.now() - started)))
         : options.timeout,
@@ -131,6 +136,8 @@ async function send<T>(
     });
     if (failure.code !== 'ABORTED') connection.statusRecord.recordError(failure);
     throw failure;
+  } finally {
+    own?.release();
   }
 }
 
@@ -147,9 +154,10 @@ async function connectWithin(connection: ServerConnection, options: CallBounds):
   if (open) return open;
   if (!options.timeoutCoversConnect) return raceAbort(connection.client(), options.signal);
   const timer = AbortSignal.timeout(options.timeout);
-  const wait = options.signal ? AbortSignal.any([options.signal, timer]) : timer;
   try {
-    return await raceAbort(connection.client(), wait);
+    // Raced against each signal in turn, not `AbortSignal.any` of both (on Node 20 it leaves a
+    // reference on the caller's signal per call until that signal aborts).
+    return await raceAbort(raceAbort(connection.client(), timer), options.signal);
   } catch (error) {
     if (!timer.aborted || options.signal?.aborted) throw error;
     throw new McpError(

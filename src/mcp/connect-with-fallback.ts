@@ -1,6 +1,8 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { shouldFallBackToSse } from './classify-transport-error.js';
 import { createTransport, type TransportInputs } from './create-transport.js';
+import { onAbort } from './on-abort.js';
+import { requestSignal } from './request-signal.js';
 import type { McpServerConfig } from './server-config.js';
 
 /** The transport an open session actually uses. */
@@ -81,12 +83,15 @@ async function connectOnce(
       child = (transport as { pid?: unknown } | undefined)?.pid;
     };
     let transport: Awaited<ReturnType<typeof createTransport>> | undefined;
-    signal?.addEventListener('abort', noteChild, { once: true });
+    const stopNoting = signal && !signal.aborted ? onAbort(signal, noteChild) : undefined;
+    // The SDK never removes the listener it adds to the initialize request's signal: a signal
+    // of this attempt's own, so the connection's (which lives through every reconnect) keeps none.
+    const own = signal && requestSignal(signal);
     try {
       transport = await createTransport(config, inputs);
       // `signal` aborts the initialize request; the SDK then closes the transport (an HTTP
       // request is cancelled, a child's stdin ended).
-      await client.connect(transport, { timeout: timeoutMs, ...(signal && { signal }) });
+      await client.connect(transport, { timeout: timeoutMs, ...(own && { signal: own.signal }) });
       return client;
     } catch (error) {
       await client.close().catch(() => undefined);
@@ -96,7 +101,8 @@ async function connectOnce(
       if (attempt === 0 && isStaleSocket(error)) continue;
       throw error;
     } finally {
-      signal?.removeEventListener('abort', noteChild);
+      stopNoting?.();
+      own?.release();
     }
   }
 }

@@ -10,6 +10,7 @@ import {
   type EndpointPolicy,
   restrictsEndpoints,
 } from './endpoint-policy.js';
+import { requestSignal } from './request-signal.js';
 
 export interface EndpointFetchOptions {
   readonly policy: EndpointPolicy;
@@ -35,6 +36,30 @@ const redirectStatuses = new Set([301, 302, 303, 307, 308]);
  * address that was checked, so DNS cannot answer differently in between (rebinding).
  */
 export function createEndpointFetch(options: EndpointFetchOptions): FetchLike {
+  const send = createCappedFetch(options);
+  // The SDK's transport passes every request the one signal it aborts on close. Fetch adds a
+  // listener per request to the signal it is given and removes it only when the request is
+  // garbage-collected, so under parallel reads thousands piled up on that one signal (and
+  // fetch's own check counted them on every request): each request gets a signal of its own
+  // instead, unhooked from the transport's once its body is read (`requestSignal`).
+  return async (input, init) => {
+    const parent = init?.signal;
+    if (!parent) return send(input, init);
+    const own = requestSignal(parent);
+    let response: Response;
+    try {
+      response = await send(input, { ...init, signal: own.signal });
+    } catch (error) {
+      own.release();
+      throw error;
+    }
+    return releasedWithBody(response, own.release);
+  };
+}
+
+// --- Internal helpers ---
+
+function createCappedFetch(options: EndpointFetchOptions): FetchLike {
   const maxBytes = options.maxResponseBytes;
   if (maxBytes === undefined) return createCheckedFetch(options);
   const checked = createCheckedFetch(options);
@@ -51,7 +76,44 @@ export function createEndpointFetch(options: EndpointFetchOptions): FetchLike {
     );
 }
 
-// --- Internal helpers ---
+/**
+ * The response, calling `release` once its body has been read to the end, has failed or was
+ * cancelled (at once when it has none): until then the transport closing still aborts the
+ * read, an event stream's included.
+ */
+function releasedWithBody(response: Response, release: () => void): Response {
+  if (response.body === null) {
+    release();
+    return response;
+  }
+  const reader = response.body.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      let chunk: Awaited<ReturnType<typeof reader.read>>;
+      try {
+        chunk = await reader.read();
+      } catch (error) {
+        release();
+        throw error;
+      }
+      if (chunk.done) {
+        release();
+        controller.close();
+        return;
+      }
+      controller.enqueue(chunk.value);
+    },
+    cancel(reason) {
+      release();
+      return reader.cancel(reason);
+    },
+  });
+  return new Response(body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
+}
 
 function createCheckedFetch(options: EndpointFetchOptions): FetchLike {
   if (!restrictsEndpoints(options.policy)) {

@@ -1,4 +1,5 @@
 import { ContextError } from '../errors.js';
+import { onAbort } from './on-abort.js';
 import type { ServerConnection } from './server-connection.js';
 
 export interface PrincipalSessionLimits {
@@ -137,7 +138,7 @@ export class PrincipalSessions {
     return new Promise<SessionLease>((resolve, reject) => {
       const leave = () => {
         clearTimeout(timer);
-        bounds.signal?.removeEventListener('abort', onAbort);
+        stopWaiting?.();
         const index = this.#waiters.indexOf(waiter);
         if (index >= 0) this.#waiters.splice(index, 1);
       };
@@ -152,9 +153,11 @@ export class PrincipalSessions {
           reject(error);
         },
       };
-      const onAbort = () => waiter.refuse(bounds.signal?.reason as Error);
       const timer = setTimeout(() => waiter.refuse(this.#exhausted(performance.now() - started)), waitMs);
-      bounds.signal?.addEventListener('abort', onAbort, { once: true });
+      // Many callers may wait on one signal (a turn's): they share one listener on it.
+      const signal = bounds.signal;
+      const stopWaiting =
+        signal && !signal.aborted ? onAbort(signal, () => waiter.refuse(signal.reason as Error)) : undefined;
       this.#waiters.push(waiter);
       this.#wake();
     });

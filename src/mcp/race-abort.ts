@@ -1,7 +1,9 @@
+import { onAbort } from './on-abort.js';
+
 /**
  * Settles like `promise`, or rejects with the signal's reason as soon as it aborts. Either way
  * `promise` is handled: its later failure (a read that fails after the caller gave up) is not
- * an unhandled rejection.
+ * an unhandled rejection. The wait adds no listener of its own to the signal (`onAbort`).
  */
 export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (!signal) return promise;
@@ -10,15 +12,14 @@ export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefine
     return Promise.reject(signal.reason);
   }
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
+    const stop = onAbort(signal, () => reject(signal.reason));
     promise.then(
       (value) => {
-        signal.removeEventListener('abort', onAbort);
+        stop();
         resolve(value);
       },
       (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
+        stop();
         reject(error);
       },
     );

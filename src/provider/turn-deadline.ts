@@ -1,4 +1,4 @@
-import { setMaxListeners } from 'node:events';
+import { onAbort } from '../mcp/on-abort.js';
 
 /**
  * How long past the deadline the budget step may still count and render what was ready by it:
@@ -26,6 +26,8 @@ export class TurnDeadline {
   #controller: AbortController | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #signal: AbortSignal | undefined;
+  /** Unhooks the turn's signal from the host's (which may live for many turns) when it ends. */
+  #unhookHost: (() => void) | undefined;
   #ended = false;
 
   /** The deadline `ms` from now; `host` is the host's own signal for the turn, if any. */
@@ -42,8 +44,6 @@ export class TurnDeadline {
     if (!this.#controller) {
       const controller = new AbortController();
       this.#controller = controller;
-      // Every attachment of the turn may wait on it: one listener each is expected.
-      setMaxListeners(0, controller.signal);
       // A turn that has ended keeps no timer: its signal never aborts.
       if (!this.#ended) {
         this.#timer = setTimeout(
@@ -57,19 +57,39 @@ export class TurnDeadline {
     return this.#controller.signal;
   }
 
-  /** What the turn's waits abort on: the host's signal or the deadline, whichever comes first. */
+  /**
+   * What the turn's waits abort on: the host's signal or the deadline, whichever comes first.
+   * The turn's waits share one listener on it (`onAbort`, as `raceAbort` waits), and it one on
+   * the host's signal, removed when the turn ends. (`AbortSignal.any` adds no listener, but on
+   * Node 20 each call leaves a reference on the host's signal that stays until it aborts: one
+   * per turn on a signal a host may pass to every turn.)
+   */
   get signal(): AbortSignal {
-    if (!this.#signal) {
-      this.#signal = this.#host ? AbortSignal.any([this.#host, this.deadline]) : this.deadline;
-      // The deadline's own was raised when it was made.
-      if (this.#host) setMaxListeners(0, this.#signal);
-    }
+    if (!this.#signal) this.#signal = this.#host ? this.#eitherOf(this.#host) : this.deadline;
     return this.#signal;
   }
 
-  /** Clears the timer, if one was made: nothing of a finished turn stays behind. */
+  /** Clears the timer, if one was made, and unhooks from the host's signal: nothing of a finished turn stays behind. */
   end(): void {
     this.#ended = true;
     clearTimeout(this.#timer);
+    this.#unhookHost?.();
+  }
+
+  // --- Internal helpers ---
+
+  #eitherOf(host: AbortSignal): AbortSignal {
+    const deadline = this.deadline;
+    if (host.aborted) return AbortSignal.abort(host.reason);
+    if (deadline.aborted) return deadline;
+    // Asked after the turn ended (a read that goes on in the background): nothing hooks the host's signal.
+    if (this.#ended) return deadline;
+    const either = new AbortController();
+    this.#unhookHost = onAbort(host, () => either.abort(host.reason));
+    onAbort(deadline, () => {
+      this.#unhookHost?.();
+      either.abort(deadline.reason);
+    });
+    return either.signal;
   }
 }

@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it, onTestFinished } from 'vitest';
@@ -73,5 +74,61 @@ describe('createEndpointFetch', () => {
     expect(response.status).toBe(200);
     expect(await response.text()).toBe('ok');
     expect(target.requests).toEqual(['/named']);
+  });
+
+  it("100 parallel requests under one long-lived signal (a transport's) carry one listener on it while they run, none once their bodies are read", async () => {
+    const target = await startLoggingServer({});
+    const transport = new AbortController();
+    for (const maxResponseBytes of [undefined, 1024]) {
+      const guarded = createEndpointFetch({
+        policy: endpointPolicySchema.parse({}),
+        server: 's',
+        ...(maxResponseBytes !== undefined && { maxResponseBytes }),
+      });
+      const responses = await Promise.all(
+        Array.from({ length: 100 }, (_, index) =>
+          guarded(`${target.origin}/${index}`, { signal: transport.signal }),
+        ),
+      );
+      // Headers in, bodies not read yet: closing the transport must still reach them.
+      expect(getEventListeners(transport.signal, 'abort')).toHaveLength(1);
+      expect(await Promise.all(responses.map((response) => response.text()))).toEqual(
+        responses.map(() => 'ok'),
+      );
+      expect(getEventListeners(transport.signal, 'abort')).toHaveLength(0);
+    }
+    // A body cancelled unread lets go as well.
+    const guarded = createEndpointFetch({ policy: endpointPolicySchema.parse({}), server: 's' });
+    await (await guarded(`${target.origin}/cancelled`, { signal: transport.signal })).body?.cancel();
+    expect(getEventListeners(transport.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('the long-lived signal aborting still ends a body being read (an event stream held open), and leaves nothing on it', async () => {
+    const server = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.write('event: message\ndata: {}\n\n');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    onTestFinished(
+      () =>
+        new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        }),
+    );
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+    const transport = new AbortController();
+    const guarded = createEndpointFetch({
+      policy: endpointPolicySchema.parse({}),
+      server: 's',
+      maxResponseBytes: 4096,
+    });
+    const response = await guarded(url, { method: 'GET', signal: transport.signal });
+    const reader = response.body?.getReader();
+    expect((await reader?.read())?.done).toBe(false);
+    const rest = reader?.read();
+    transport.abort(new Error('transport closed'));
+    await expect(rest).rejects.toThrow();
+    expect(getEventListeners(transport.signal, 'abort')).toHaveLength(0);
   });
 });

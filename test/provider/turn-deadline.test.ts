@@ -1,6 +1,8 @@
+import { getEventListeners } from 'node:events';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { ConverterRegistry } from '../../src/convert/converter-registry.js';
 import { plainTextConverter } from '../../src/convert/converters/plain-text-converter.js';
+import { raceAbort } from '../../src/mcp/race-abort.js';
 import { TurnDeadline } from '../../src/provider/turn-deadline.js';
 import type { InjectionTrace } from '../../src/types.js';
 import { startControlledServer } from '../support/controlled-server.js';
@@ -288,7 +290,7 @@ describe('TurnDeadline', () => {
     expect(timers()).toBe(before);
   });
 
-  it('answers the same signals every time, and takes a listener per attachment without a warning', async () => {
+  it("answers the same signals every time; a turn's waits share one listener on each, and none stays on the host's", async () => {
     const host = new AbortController();
     const turn = new TurnDeadline(anHour, host.signal);
     const warnings: Error[] = [];
@@ -298,17 +300,38 @@ describe('TurnDeadline', () => {
       expect(turn.signal).toBe(turn.signal);
       expect(turn.deadline).toBe(turn.deadline);
       expect(turn.signal).not.toBe(turn.deadline);
-      // A turn of 20 attachments waiting: one listener each on both (Node warns past 10).
-      for (let index = 0; index < 20; index++) {
-        turn.signal.addEventListener('abort', () => {});
-        turn.deadline.addEventListener('abort', () => {});
-      }
+      // A turn of 20 attachments waiting on both (Node warns past 10 listeners on one signal).
+      const answers: (() => void)[] = [];
+      const reads = Array.from({ length: 20 }, () => new Promise<void>((resolve) => answers.push(resolve)));
+      const waits = reads.flatMap((read) => [raceAbort(read, turn.signal), raceAbort(read, turn.deadline)]);
+      expect(getEventListeners(turn.signal, 'abort')).toHaveLength(1);
+      expect(getEventListeners(turn.deadline, 'abort')).toHaveLength(1);
+      expect(getEventListeners(host.signal, 'abort')).toHaveLength(1);
+      for (const answer of answers) answer();
+      await Promise.all(waits);
+      expect(getEventListeners(turn.signal, 'abort')).toHaveLength(0);
+      turn.end();
+      expect(getEventListeners(host.signal, 'abort')).toHaveLength(0);
       await new Promise((resolve) => setImmediate(resolve));
       expect(warnings.map((warning) => warning.name)).not.toContain('MaxListenersExceededWarning');
     } finally {
       process.off('warning', onWarning);
       turn.end();
     }
+  });
+
+  it("leaves nothing on a host's signal passed to 1,000 turns, and a signal asked for after the turn ended does not hook it", async () => {
+    const host = new AbortController();
+    for (let index = 0; index < 1000; index++) {
+      const turn = new TurnDeadline(anHour, host.signal);
+      await raceAbort(Promise.resolve(), turn.signal);
+      turn.end();
+    }
+    expect(getEventListeners(host.signal, 'abort')).toHaveLength(0);
+    const late = new TurnDeadline(anHour, host.signal);
+    late.end();
+    expect(late.signal.aborted).toBe(false);
+    expect(getEventListeners(host.signal, 'abort')).toHaveLength(0);
   });
 
   it("aborts with the host's signal or with a TimeoutError at the deadline, the deadline alone only with the latter", async () => {
