@@ -31,7 +31,9 @@ export default defineConfig({
           include: projects.e2e,
           // test/package: `npm run check:package`, its own step of .ci/run.
           exclude: [...configDefaults.exclude, 'test/package/**'],
-          // The CLI tests run the built binary: built once per run, and only when e2e runs.
+          // Built once per run, and only when e2e runs: the CLI tests about the process run the
+          // built binary (the others run commands in process), and the fault fixture's stdio
+          // children start from the build on plain node.
           globalSetup: [probe, 'test/cli/support/build-cli.ts'],
         },
       },
