@@ -189,26 +189,13 @@ function convertRead(
   return ready;
 }
 
-// How each cached read is prepared to share its conversion, kept with the read: not two option
-// objects per attachment per warm turn.
-const preparations = new WeakMap<
-  CachedContent,
-  {
-    readonly converters: ConverterRegistry | undefined;
-    readonly derived: { cache: DerivedCache; sha256: string };
-  }
->();
-
+/** How a cached read is prepared to share its conversion (made each time: a memo showed no win, docs/reuse.md). */
 function sharedPreparation(
   content: CachedContent,
   cache: DerivedCache,
   converters: ConverterRegistry | undefined,
 ) {
-  const kept = preparations.get(content);
-  if (kept && kept.converters === converters && kept.derived.cache === cache) return kept;
-  const preparation = { converters, derived: { cache, sha256: content.sha256 } };
-  preparations.set(content, preparation);
-  return preparation;
+  return { converters, derived: { cache, sha256: content.sha256 } };
 }
 
 // The fate of each prepared conversion served again from the cache (see convertRead); held as

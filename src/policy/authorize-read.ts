@@ -46,16 +46,9 @@ export function authorizeRead(
 
 // --- Internal helpers ---
 
-// The read request of each frozen attachment (a stored pin resolves to the same frozen object
-// every turn), made for its actor: a warm turn authorizes without copies. An attachment built for
-// one turn gets a request built for it, and nothing is kept for it.
-const readRequests = new WeakMap<ReadTarget, AccessRequest>();
-
 function readRequestOf(actor: Principal, attachment: ReadTarget): AccessRequest {
-  const frozen = Object.isFrozen(attachment);
-  const kept = frozen ? readRequests.get(attachment) : undefined;
-  if (kept && kept.pipelineId === actor.pipelineId && kept.agentId === actor.agentId) return kept;
-  const request: AccessRequest = Object.freeze({
+  // Made anew for each read (no memo: bench turnGuard showed none, docs/reuse.md).
+  return Object.freeze({
     pipelineId: actor.pipelineId,
     agentId: actor.agentId,
     server: attachment.server,
@@ -64,6 +57,4 @@ function readRequestOf(actor: Principal, attachment: ReadTarget): AccessRequest 
     prompt: undefined,
     tool: undefined,
   });
-  if (frozen) readRequests.set(attachment, request);
-  return request;
 }

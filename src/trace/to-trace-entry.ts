@@ -125,21 +125,14 @@ function addProvenance(entry: Writable<TraceEntry>, attachment: TracedAttachment
   if (attachment.skillName !== undefined) entry.skillName = attachment.skillName;
 }
 
-// A warm turn's composition is the one kept: its reasons are worded once, not once a turn.
-const reasons = new WeakMap<ComposedFacts, string | undefined>();
-
 /** Why the budget omitted or cut the attachment, in words; undefined when it went in whole. */
 function reasonOf(composed: ComposedFacts): string | undefined {
-  if (reasons.has(composed)) return reasons.get(composed);
   const { decision } = composed;
-  const reason =
-    decision.fate === 'omitted'
-      ? decision.reason
-      : decision.fate === 'truncated'
-        ? `cut to ${decision.contentTokens} of ${composed.originalTokensEstimated ? '~' : ''}${composed.originalTokens} content tokens to fit the budget`
-        : undefined;
-  reasons.set(composed, reason);
-  return reason;
+  return decision.fate === 'omitted'
+    ? decision.reason
+    : decision.fate === 'truncated'
+      ? `cut to ${decision.contentTokens} of ${composed.originalTokensEstimated ? '~' : ''}${composed.originalTokens} content tokens to fit the budget`
+      : undefined;
 }
 
 function statusOf(

@@ -15,10 +15,10 @@ describe('describedByListing', () => {
     expect(describedByListing(attachment, undefined, undefined)).toBe(attachment);
   });
 
-  it('the same annotations again: the same description; changed ones: a new one with the new values', () => {
+  it('the same annotations again: an equal description; changed ones: a new one with the new values', () => {
     const first = describedByListing(attachment, '2026-12-01T00:00:00Z', 0.8);
     expect(first).toEqual({ ...attachment, lastModified: '2026-12-01T00:00:00Z', annotationPriority: 0.8 });
-    expect(describedByListing(attachment, '2026-12-01T00:00:00Z', 0.8)).toBe(first);
+    expect(describedByListing(attachment, '2026-12-01T00:00:00Z', 0.8)).toEqual(first);
     const modified = describedByListing(attachment, '2026-12-02T00:00:00Z', 0.8);
     expect(modified).not.toBe(first);
     expect(modified.lastModified).toBe('2026-12-02T00:00:00Z');
@@ -29,14 +29,11 @@ describe('describedByListing', () => {
     expect(priorityOnly).not.toHaveProperty('lastModified');
   });
 
-  it('a frozen attachment gets a frozen description kept for later turns; one that may change (a row) gets a new one every time', () => {
-    expect(Object.isFrozen(describedByListing(attachment, '2026-12-03T00:00:00Z', undefined))).toBe(true);
+  it('describes an attachment that may change (a row) as one that cannot: no memo tells them apart (docs/reuse.md)', () => {
     const row: ResolvedAttachment = { ...attachment };
     const first = describedByListing(row, '2026-12-03T00:00:00Z', undefined);
     expect(first).toEqual({ ...attachment, lastModified: '2026-12-03T00:00:00Z' });
-    // Not frozen like a stored pin's description: it is the row's, made for this turn alone.
-    expect(Object.isFrozen(first)).toBe(false);
-    expect(describedByListing(row, '2026-12-03T00:00:00Z', undefined)).not.toBe(first);
+    expect(describedByListing(row, '2026-12-03T00:00:00Z', undefined)).toEqual(first);
   });
 
   it('a listing that gives only lastModified: a description with lastModified and no priority key', () => {
@@ -45,6 +42,6 @@ describe('describedByListing', () => {
     expect(dated).not.toBe(other);
     expect(dated).toEqual({ ...other, lastModified: '2026-12-03T00:00:00Z' });
     expect(dated).not.toHaveProperty('annotationPriority');
-    expect(describedByListing(other, '2026-12-03T00:00:00Z', undefined)).toBe(dated);
+    expect(describedByListing(other, '2026-12-03T00:00:00Z', undefined)).toEqual(dated);
   });
 });
