@@ -3,4 +3,4 @@
  * `mcp-context --version` prints and the MCP client reports in `initialize`, without reading
  * package.json at run time (the built files do not always sit beside it).
  */
-export const packageVersion = '0.1.0';
+export const packageVersion = '0.2.0';

@@ -1,7 +1,7 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { inSpan, type Telemetry, withTraceContext } from '../trace/telemetry.js';
 import { isSessionGone } from './classify-transport-error.js';
+import type { McpSession } from './mcp-session.js';
 import { raceAbort } from './race-abort.js';
 import { requestSignal } from './request-signal.js';
 import type { ServerConnection } from './server-connection.js';
@@ -51,7 +51,7 @@ export async function callOnSession<T>(
   connection: ServerConnection,
   operation: string,
   options: CallBounds & { readonly telemetry?: Telemetry },
-  run: (client: Client, request: SessionRequest, traced: Traced) => Promise<T>,
+  run: (client: McpSession, request: SessionRequest, traced: Traced) => Promise<T>,
   uri?: string,
 ): Promise<T> {
   const telemetry = options.telemetry;
@@ -96,7 +96,7 @@ async function send<T>(
   connection: ServerConnection,
   operation: string,
   options: CallBounds,
-  run: (client: Client, request: SessionRequest, traced: Traced) => Promise<T>,
+  run: (client: McpSession, request: SessionRequest, traced: Traced) => Promise<T>,
   traced: Traced,
 ): Promise<T> {
   connection.statusRecord.update({ lastUsedAt: new Date().toISOString() });
@@ -148,7 +148,7 @@ async function send<T>(
  * (a RequestTimeout, as the SDK reports a slow request). Without a timeout of its own a call
  * waits for the connect, which has its own timeout (an `auto` fallback may take two).
  */
-async function connectWithin(connection: ServerConnection, options: CallBounds): Promise<Client> {
+async function connectWithin(connection: ServerConnection, options: CallBounds): Promise<McpSession> {
   // Already connected: nothing to wait for, so no timer and no race (send checked the signal).
   const open = connection.openClient;
   if (open) return open;

@@ -1,56 +1,90 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { shouldFallBackToSse } from './classify-transport-error.js';
 import { createTransport, type TransportInputs } from './create-transport.js';
+import type { EraVerdicts } from './era-verdicts.js';
+import type { McpSession } from './mcp-session.js';
 import { onAbort } from './on-abort.js';
 import { requestSignal } from './request-signal.js';
 import type { McpServerConfig } from './server-config.js';
+import { supportedVersionsOf } from './unsupported-protocol-version.js';
 
 /** The transport an open session actually uses. */
 export type ActiveTransport = 'stdio' | 'http' | 'sse' | 'transport';
 
 export interface OpenedSession {
-  readonly client: Client;
+  readonly client: McpSession;
   readonly transport: ActiveTransport;
+  /** The revision the session speaks (`2025-11-25`, `2026-07-28`, …), when the transport was told it. */
+  readonly protocolVersion?: string;
   /** Set when `auto` fell back to SSE: why Streamable HTTP was given up. */
   readonly fallbackReason?: string;
+}
+
+/**
+ * How a Streamable HTTP server of the 2026-07-28 revision is reached: the v2 client, pinned to
+ * one of the revisions the server named.
+ */
+export interface ModernConnector {
+  readonly verdicts: EraVerdicts;
+  /** The revisions the v2 client speaks beyond 2025 (`2026-07-28`), newest last. */
+  readonly versions: readonly string[];
+  readonly connect: (protocolVersion: string) => Promise<McpSession>;
+}
+
+/** A modern-only server named revisions this client does not speak. */
+export class NoMutualProtocolVersion extends Error {
+  override readonly name = 'NoMutualProtocolVersion';
+  constructor(
+    readonly supported: readonly string[],
+    readonly spoken: readonly string[],
+  ) {
+    super(
+      `the server speaks only ${supported.join(', ') || 'no revision it named'}; this client speaks ${spoken.join(', ')}`,
+    );
+  }
 }
 
 /**
  * Connects a new SDK client and initializes the session. `type: "auto"` tries Streamable
  * HTTP first and falls back to SSE only when `shouldFallBackToSse` allows it; any other
  * failure, and a failed fallback, rejects with the original error attached.
+ *
+ * Over Streamable HTTP, a server that refuses the 2025 `initialize` with `-32022` and names a
+ * 2026-07-28 revision in `data.supported` is reached with `modern` (the v2 client), and the
+ * verdict is kept: the next session to that endpoint starts there.
  */
 export async function connectWithFallback(
   config: McpServerConfig,
   createClient: () => Client,
   timeoutMs: number,
-  inputs: TransportInputs = {},
+  inputs: TransportInputs & { readonly modern?: ModernConnector } = {},
   signal?: AbortSignal,
 ): Promise<OpenedSession> {
   const kind = transportKindOf(config);
+  if (kind === 'http')
+    return connectStreamable(config as RemoteConfig, createClient, timeoutMs, inputs, signal);
   if (kind !== 'auto') {
-    return { client: await connectOnce(createClient, config, timeoutMs, inputs, signal), transport: kind };
+    const opened = await connectOnce(createClient, config, timeoutMs, inputs, signal);
+    return { ...opened, transport: kind };
   }
-  const remote = config as Extract<McpServerConfig, { url: string }>;
+  const remote = config as RemoteConfig;
   let streamable: Client | undefined;
   const createStreamable = () => {
     streamable = createClient();
     return streamable;
   };
   try {
-    return {
-      client: await connectOnce(createStreamable, { ...remote, type: 'http' }, timeoutMs, inputs, signal),
-      transport: 'http',
-    };
+    return await connectStreamable(remote, createStreamable, timeoutMs, inputs, signal);
   } catch (error) {
+    if (error instanceof NoMutualProtocolVersion) throw error;
     // Client.connect has stored the server's info only if initialize succeeded.
     if (signal?.aborted || !shouldFallBackToSse(error, streamable?.getServerVersion() !== undefined)) {
       throw error;
     }
     const reason = error instanceof Error ? error.message : String(error);
     try {
-      const client = await connectOnce(createClient, { ...remote, type: 'sse' }, timeoutMs, inputs, signal);
-      return { client, transport: 'sse', fallbackReason: reason };
+      const opened = await connectOnce(createClient, { ...remote, type: 'sse' }, timeoutMs, inputs, signal);
+      return { ...opened, transport: 'sse', fallbackReason: reason };
     } catch (sseError) {
       const message = sseError instanceof Error ? sseError.message : String(sseError);
       throw new Error(`Streamable HTTP failed (${reason}), and so did SSE (${message})`, { cause: sseError });
@@ -66,13 +100,48 @@ export function transportKindOf(config: McpServerConfig): ActiveTransport | 'aut
 
 // --- Internal helpers ---
 
+type RemoteConfig = Extract<McpServerConfig, { url: string }>;
+
+async function connectStreamable(
+  config: RemoteConfig,
+  createClient: () => Client,
+  timeoutMs: number,
+  inputs: TransportInputs & { readonly modern?: ModernConnector },
+  signal: AbortSignal | undefined,
+): Promise<OpenedSession> {
+  const { modern } = inputs;
+  const known = modern?.verdicts.modernVersionOf(config.url);
+  if (modern !== undefined && known !== undefined) {
+    try {
+      return { client: await modern.connect(known), transport: 'http', protocolVersion: known };
+    } catch (error) {
+      // A verdict can go stale (the server was replaced): the next attempt starts from 2025 again.
+      modern.verdicts.forget(config.url);
+      throw error;
+    }
+  }
+  try {
+    const opened = await connectOnce(createClient, { ...config, type: 'http' }, timeoutMs, inputs, signal);
+    return { ...opened, transport: 'http' };
+  } catch (error) {
+    const supported = modern === undefined || signal?.aborted ? undefined : supportedVersionsOf(error);
+    if (modern === undefined || supported === undefined) throw error;
+    const spoken = modern.versions;
+    const version = [...spoken].reverse().find((candidate) => supported.includes(candidate));
+    if (version === undefined) throw new NoMutualProtocolVersion(supported, spoken);
+    const client = await modern.connect(version);
+    modern.verdicts.recordModern(config.url, version);
+    return { client, transport: 'http', protocolVersion: version };
+  }
+}
+
 async function connectOnce(
   createClient: () => Client,
   config: McpServerConfig,
   timeoutMs: number,
   inputs: TransportInputs,
   signal: AbortSignal | undefined,
-): Promise<Client> {
+): Promise<{ client: Client; protocolVersion?: string }> {
   for (let attempt = 0; ; attempt++) {
     const client = createClient();
     // The child of a stdio transport, noted when the signal aborts (the SDK forgets it as it
@@ -89,10 +158,18 @@ async function connectOnce(
     const own = signal && requestSignal(signal);
     try {
       transport = await createTransport(config, inputs);
+      // The v1 client tells the transport the revision initialize agreed (it has no getter):
+      // noted here for the status.
+      let protocolVersion: string | undefined;
+      const setProtocolVersion = transport.setProtocolVersion?.bind(transport);
+      transport.setProtocolVersion = (version) => {
+        protocolVersion = version;
+        setProtocolVersion?.(version);
+      };
       // `signal` aborts the initialize request; the SDK then closes the transport (an HTTP
       // request is cancelled, a child's stdin ended).
       await client.connect(transport, { timeout: timeoutMs, ...(own && { signal: own.signal }) });
-      return client;
+      return { client, ...(protocolVersion !== undefined && { protocolVersion }) };
     } catch (error) {
       await client.close().catch(() => undefined);
       if (signal?.aborted) endChildProcess(child ?? (transport as { pid?: unknown } | undefined)?.pid);

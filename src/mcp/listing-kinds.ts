@@ -1,7 +1,7 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { SessionRequest, Traced } from './call-on-session.js';
 import type { Page } from './collect-pages.js';
+import type { McpSession } from './mcp-session.js';
 import { parseSkillEntry } from './parse-skill-entry.js';
 import { requireCapability } from './require-capability.js';
 import { listSkillsResultSchema, type Skill, skillsExtensionId } from './skill-schemas.js';
@@ -27,7 +27,7 @@ export interface ListingSpec<Kind extends ListingKind> {
   readonly operation: string;
   fetchPage(
     server: string,
-    client: Client,
+    client: McpSession,
     cursor: string | undefined,
     request: SessionRequest,
     traced: Traced,

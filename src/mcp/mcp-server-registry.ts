@@ -14,6 +14,7 @@ import { ContextError } from '../errors.js';
 import { parseOptions } from '../options/parse-options.js';
 import { AuditedOperations } from './audited-operations.js';
 import type { CappedReadResult } from './cap-read-result.js';
+import { EraVerdicts } from './era-verdicts.js';
 import { KnownIdentities } from './known-identities.js';
 import {
   type CallOptions,
@@ -90,6 +91,7 @@ export class McpServerRegistry extends EventEmitter<RegistryEvents> implements S
         connectTimeoutMs: resolved.requestTimeoutMs,
         maxResponseBytes: this.maxResponseBytes,
         notify,
+        eraVerdicts: new EraVerdicts(),
         ...(resolved.credentials !== undefined && { credentials: resolved.credentials }),
         ...(resolved.authorizer !== undefined && { authorizer: resolved.authorizer }),
         ...(resolved.elicitation !== undefined && { elicitation: resolved.elicitation }),

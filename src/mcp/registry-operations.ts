@@ -1,4 +1,3 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import { ContextError } from '../errors.js';
@@ -9,6 +8,7 @@ import { type CappedReadResult, capReadResult } from './cap-read-result.js';
 import { collectPages } from './collect-pages.js';
 import { detectErrorBody } from './detect-error-body.js';
 import { type Listing, type ListingKind, listingKinds } from './listing-kinds.js';
+import type { McpSession } from './mcp-session.js';
 import {
   type CallOptions,
   type CompleteRequest,
@@ -260,7 +260,7 @@ export class RegistryOperations {
   async initialized<T>(
     server: string,
     options: Pick<CallOptions, 'principal'>,
-    pick: (client: Client) => T,
+    pick: (client: McpSession) => T,
   ): Promise<T> {
     const parsed = parseOptions(callOptionsSchema, options, 'options');
     return this.#call(server, 'initialize', parsed, async (client) => pick(client));
@@ -281,7 +281,7 @@ export class RegistryOperations {
     server: string,
     operation: string,
     options: ParsedCallOptions,
-    run: (client: Client, request: SessionRequest, traced: Traced) => Promise<T>,
+    run: (client: McpSession, request: SessionRequest, traced: Traced) => Promise<T>,
     uri?: string,
     finish?: (value: T, connection: ServerConnection) => R,
   ): Promise<R> {

@@ -1,3 +1,4 @@
+import type { Client as ModernClient } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   type ElicitRequest,
@@ -17,12 +18,17 @@ import { ContextError } from '../errors.js';
 import { inSpan, type Telemetry } from '../trace/telemetry.js';
 import { packageVersion } from '../version.js';
 import { httpStatusOf, isStdioMessageOverflow } from './classify-transport-error.js';
-import { connectWithFallback, transportKindOf } from './connect-with-fallback.js';
+import { connectWithFallback, type ModernConnector, transportKindOf } from './connect-with-fallback.js';
 import { createEndpointFetch } from './create-endpoint-fetch.js';
 import { checkEndpoint, type EndpointPolicy } from './endpoint-policy.js';
+import { EraVerdicts } from './era-verdicts.js';
+import type { McpSession } from './mcp-session.js';
+import { connectModernSession } from './modern-session.js';
 import { raceAbort } from './race-abort.js';
 import type { ReconnectPolicy } from './reconnect-schedule.js';
 import { nextReconnectDelay } from './reconnect-schedule.js';
+import { rejectUnexpectedReplies } from './reject-unexpected-replies.js';
+import { requestSignal } from './request-signal.js';
 import type { McpServerConfig } from './server-config.js';
 import { type ConnectionState, type ServerStatus, ServerStatusRecord } from './server-status.js';
 import { sessionIdOf } from './session-id-of.js';
@@ -70,6 +76,8 @@ export interface ConnectionOptions {
   readonly elicitation?: ElicitationHandler;
   /** A span per reconnect attempt. */
   readonly telemetry?: Telemetry;
+  /** Which endpoints are known to speak only 2026-07-28 (shared by every session of a registry). */
+  readonly eraVerdicts?: EraVerdicts;
 }
 
 /** A server asks the user for input (MCP spec, client/elicitation), on behalf of a principal. */
@@ -106,6 +114,13 @@ const ownConnectFailures = new Set([
 const clientInfo = { name: 'mcp-resource-context', version: packageVersion };
 
 /**
+ * The revisions past 2025 the v2 client negotiates (stateless: no initialize, `server/discover`,
+ * `_meta` on every request), oldest first. The SDK keeps its list internal: this one moves with
+ * the dependency.
+ */
+const modernProtocolVersions: readonly string[] = ['2026-07-28'];
+
+/**
  * One MCP session with one server: connected on first use, one SDK `Client`. When the
  * session closes it is reopened in the background with exponential backoff (or on the next
  * use, whichever comes first), and `session-opened` fires again.
@@ -119,11 +134,12 @@ export class ServerConnection {
   readonly #options: ConnectionOptions;
   /** Every credential this server's sessions have used, kept out of errors and statuses. */
   readonly #redactor = new SecretRedactor();
+  readonly #eraVerdicts: EraVerdicts;
   #closed = false;
   /** Aborted by close(): ends a connect in flight (an unanswered initialize included). */
   readonly #lifetime = new AbortController();
-  #connecting: Promise<Client> | undefined;
-  #client: Client | undefined;
+  #connecting: Promise<McpSession> | undefined;
+  #client: McpSession | undefined;
   #reconnectTimer: NodeJS.Timeout | undefined;
   /**
    * Consecutive failures: failed connects, plus sessions that died soon after opening (a server
@@ -135,13 +151,14 @@ export class ServerConnection {
   #lastFailure: ContextError | undefined;
   #openedAt = 0;
   /** Why a session closed, when the client side closed it (a stdio message past the limit). */
-  readonly #closeCauses = new WeakMap<Client, ContextError>();
+  readonly #closeCauses = new WeakMap<McpSession, ContextError>();
 
   constructor(name: string, config: McpServerConfig, options: ConnectionOptions, principal?: string) {
     this.name = name;
     this.config = config;
     this.principal = principal;
     this.#options = options;
+    this.#eraVerdicts = options.eraVerdicts ?? new EraVerdicts();
     this.#status = new ServerStatusRecord(name, transportKindOf(config));
     for (const secret of configuredSecrets(config as SecretBearingConfig)) this.#redactor.add(secret);
   }
@@ -177,7 +194,7 @@ export class ServerConnection {
    * The connected client when a session is open now, else undefined (then `client()` connects):
    * a call on an open session needs no wait, so none is raced against a timer.
    */
-  get openClient(): Client | undefined {
+  get openClient(): McpSession | undefined {
     return this.#closed ? undefined : this.#client;
   }
 
@@ -185,7 +202,7 @@ export class ServerConnection {
    * The connected client; connects once, however many callers ask at the same time. While the
    * server is backing off after repeated failures, or is `failed`, it throws at once instead.
    */
-  async client(): Promise<Client> {
+  async client(): Promise<McpSession> {
     if (this.#closed) throw this.#closedError();
     if (this.#client) return this.#client;
     if (this.#connecting === undefined) {
@@ -205,7 +222,7 @@ export class ServerConnection {
    * The session behind `client` is gone (the server forgot it, or the network failed): close
    * it, so that the reconnect loop or the next use opens a new one.
    */
-  invalidate(client: Client): void {
+  invalidate(client: McpSession): void {
     if (this.#client !== client) return;
     this.#client = undefined;
     void client.close().catch(() => undefined);
@@ -215,7 +232,7 @@ export class ServerConnection {
    * Why the session behind `client` was closed by this side, if it was: the failure its
    * pending requests stand for (they only learn "Connection closed").
    */
-  closeCauseOf(client: Client): ContextError | undefined {
+  closeCauseOf(client: McpSession): ContextError | undefined {
     return this.#closeCauses.get(client);
   }
 
@@ -276,7 +293,7 @@ export class ServerConnection {
 
   // --- Internal helpers ---
 
-  async #connect(): Promise<Client> {
+  async #connect(): Promise<McpSession> {
     this.#status.update({ state: 'connecting' });
     let opened: Awaited<ReturnType<typeof connectWithFallback>>;
     try {
@@ -287,7 +304,12 @@ export class ServerConnection {
         auth = await raceAbort(this.#resolveAuth(this.config), signal);
       }
       const timeout = this.config.requestTimeoutMs ?? this.#options.connectTimeoutMs;
-      const inputs = { ...(auth !== undefined && { auth }), maxMessageBytes: this.#options.maxResponseBytes };
+      const inputs = {
+        ...(auth !== undefined && { auth }),
+        maxMessageBytes: this.#options.maxResponseBytes,
+        ...('url' in this.config &&
+          auth !== undefined && { modern: this.#modernConnector(this.config.url, auth, timeout, signal) }),
+      };
       opened = await connectWithFallback(this.config, () => this.#createClient(), timeout, inputs, signal);
       // A server that drops the session as soon as initialize is answered (a crash loop) has
       // closed it before `onclose` below is ours: that is a failed connect, not a session.
@@ -356,13 +378,14 @@ export class ServerConnection {
       serverInfo: client.getServerVersion(),
       capabilities: client.getServerCapabilities(),
       instructions: client.getInstructions(),
+      ...(opened.protocolVersion !== undefined && { protocolVersion: opened.protocolVersion }),
       reconnectAttempts: 0,
     });
     this.#options.notify({ type: 'session-opened', server: this.name, ...this.#principalField() });
     return client;
   }
 
-  #onClose(client: Client): void {
+  #onClose(client: McpSession): void {
     if (this.#client === client) this.#client = undefined;
     const policy = this.#options.reconnect;
     const lived = Date.now() - this.#openedAt;
@@ -461,6 +484,44 @@ export class ServerConnection {
     });
   }
 
+  /**
+   * The v2 client for a Streamable HTTP server of the 2026-07-28 revision, with everything the
+   * 2025 transport has: the same fetch (endpoint policy per hop, byte caps, mTLS, OAuth), the
+   * same headers and credentials, the same timeout and lifetime signal.
+   */
+  #modernConnector(
+    url: string,
+    auth: TransportAuth,
+    timeoutMs: number,
+    signal: AbortSignal,
+  ): ModernConnector {
+    const elicitation = this.#options.elicitation;
+    return {
+      verdicts: this.#eraVerdicts,
+      versions: modernProtocolVersions,
+      connect: async (protocolVersion) => {
+        // The connect's own signal: the lifetime signal outlives every session (see connectOnce).
+        const own = requestSignal(signal);
+        try {
+          return await connectModernSession({
+            url,
+            protocolVersion,
+            fetch: rejectUnexpectedReplies(auth.fetch, url),
+            headers: auth.headers,
+            ...(auth.authProvider !== undefined && { authProvider: auth.authProvider }),
+            clientInfo,
+            capabilities: elicitation === undefined ? {} : { elicitation: { form: { applyDefaults: true } } },
+            setup: (client) => this.#listenModern(client),
+            timeoutMs,
+            signal: own.signal,
+          });
+        } finally {
+          own.release();
+        }
+      },
+    };
+  }
+
   #createClient(): Client {
     const elicitation = this.#options.elicitation;
     // Capabilities are declared only for what the host handles (MCP spec, client features).
@@ -514,21 +575,55 @@ export class ServerConnection {
    * these; it is not used.)
    */
   #listen(client: Client): void {
+    const on = this.#notificationHandlers();
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, on.resourcesListChanged);
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) =>
+      on.resourceUpdated(notification.params.uri),
+    );
+    client.setNotificationHandler(PromptListChangedNotificationSchema, on.promptsListChanged);
+  }
+
+  /**
+   * The same handlers on a v2 client (registered by method name). On 2026-07-28 notifications
+   * come only on a `subscriptions/listen` stream, which is not opened yet (pins refresh by TTL);
+   * they are registered so that one opened later reaches them. The server asks for input
+   * in-band there (`input_required`): the v2 client answers through the same elicitation handler.
+   */
+  #listenModern(client: ModernClient): void {
+    const on = this.#notificationHandlers();
+    client.setNotificationHandler('notifications/resources/list_changed', on.resourcesListChanged);
+    client.setNotificationHandler('notifications/resources/updated', (notification) =>
+      on.resourceUpdated(notification.params.uri),
+    );
+    client.setNotificationHandler('notifications/prompts/list_changed', on.promptsListChanged);
+    const elicitation = this.#options.elicitation;
+    if (elicitation === undefined) return;
+    client.setRequestHandler('elicitation/create', (request, context) =>
+      elicitation({
+        server: this.name,
+        ...(this.principal !== undefined && { principal: this.principal }),
+        params: request.params as ElicitRequest['params'],
+        signal: context.mcpReq.signal,
+      }),
+    );
+  }
+
+  #notificationHandlers() {
     const server = this.name;
     const principal = this.#principalField();
     const notify = this.#options.notify;
     // MCP spec, server/resources "List Changed Notification" and "Subscriptions".
-    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
-      this.#status.clear('resourceCount');
-      notify({ type: 'resources-list-changed', server, ...principal });
-    });
-    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
-      notify({ type: 'resource-updated', server, uri: notification.params.uri, ...principal });
-    });
-    client.setNotificationHandler(PromptListChangedNotificationSchema, () => {
-      this.#status.clear('promptCount');
-      notify({ type: 'prompts-list-changed', server, ...principal });
-    });
+    return {
+      resourcesListChanged: () => {
+        this.#status.clear('resourceCount');
+        notify({ type: 'resources-list-changed', server, ...principal });
+      },
+      resourceUpdated: (uri: string) => notify({ type: 'resource-updated', server, uri, ...principal }),
+      promptsListChanged: () => {
+        this.#status.clear('promptCount');
+        notify({ type: 'prompts-list-changed', server, ...principal });
+      },
+    };
   }
 }
 

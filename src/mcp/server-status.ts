@@ -27,6 +27,11 @@ export interface ServerStatus {
   readonly serverInfo?: Implementation;
   readonly capabilities?: ServerCapabilities;
   readonly instructions?: string;
+  /**
+   * The MCP revision the current or last session speaks: `2025-11-25` (or an older one a 2025
+   * server chose) after `initialize`, `2026-07-28` with a server of the stateless revision.
+   */
+  readonly protocolVersion?: string;
   /** Known after a complete resources/list (all pages); cleared when the list changes. */
   readonly resourceCount?: number;
   /** Known after a complete prompts/list; cleared when the list changes. */

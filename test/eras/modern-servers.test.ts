@@ -1,6 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { type ModernServer, startModernServer } from '../../fixtures/modern/start-modern-server.js';
+import {
+  type ModernServer,
+  type ModernServerOptions,
+  startModernServer,
+} from '../../fixtures/modern/start-modern-server.js';
+import type { ContextError } from '../../src/errors.js';
+import { endpointPolicySchema } from '../../src/mcp/endpoint-policy.js';
+import { EraVerdicts } from '../../src/mcp/era-verdicts.js';
 import { McpServerRegistry } from '../../src/mcp/mcp-server-registry.js';
+import { ServerConnection } from '../../src/mcp/server-connection.js';
 
 const note = { uri: 'note://a', name: 'a', text: 'alpha', mimeType: 'text/plain' };
 
@@ -9,16 +17,28 @@ describe('servers of the 2026-07-28 revision (fixtures on the MCP SDK v2 server 
   afterEach(async () => {
     await Promise.allSettled(open.splice(0).map((item) => item.close()));
   });
-  const start = async (eras: 'modern-only' | 'dual-era'): Promise<ModernServer> => {
-    const server = await startModernServer({ eras, resources: [note] });
+  const start = async (
+    eras: ModernServerOptions['eras'],
+    extra: Partial<ModernServerOptions> = {},
+  ): Promise<ModernServer> => {
+    const server = await startModernServer({ eras, resources: [note], ...extra });
     open.push(server);
     return server;
   };
-
-  it('a dual-era server is reached over its 2025 leg: initialize, then the read', async () => {
-    const server = await start('dual-era');
-    const servers = new McpServerRegistry({ mcpServers: { dual: { type: 'http', url: server.url } } });
+  const registry = (options: ConstructorParameters<typeof McpServerRegistry>[0]) => {
+    const servers = new McpServerRegistry({ reconnect: false, ...options });
     open.push(servers);
+    return servers;
+  };
+  const failureOf = (pending: Promise<unknown>) =>
+    pending.then(
+      () => undefined,
+      (error: unknown) => error as ContextError,
+    );
+
+  it('a dual-era server is reached over its 2025 leg, and the status says 2025-11-25', async () => {
+    const server = await start('dual-era');
+    const servers = registry({ mcpServers: { dual: { type: 'http', url: server.url } } });
 
     const read = await servers.readResource('dual', 'note://a');
 
@@ -28,28 +48,219 @@ describe('servers of the 2026-07-28 revision (fixtures on the MCP SDK v2 server 
       'notifications/initialized',
       'resources/read',
     ]);
+    expect(servers.status('dual')).toMatchObject({ state: 'connected', protocolVersion: '2025-11-25' });
   });
 
-  // The gap issue 34 closes: the client speaks only 2025-11-25, and a modern-only server
-  // refuses its initialize with -32022, naming the revisions it supports.
-  it('a modern-only server refuses the 2025 initialize: CONNECT_FAILED, HTTP 400, -32022 naming 2026-07-28', async () => {
+  it('a modern-only server refuses initialize with -32022 naming 2026-07-28: the v2 client reaches it at that revision', async () => {
     const server = await start('modern-only');
-    const servers = new McpServerRegistry({
-      mcpServers: { modern: { type: 'http', url: server.url } },
-      reconnect: false,
+    const servers = registry({ mcpServers: { modern: { type: 'http', url: server.url } } });
+
+    const read = await servers.readResource('modern', 'note://a');
+
+    expect(read.contents[0]).toMatchObject({ uri: 'note://a', text: 'alpha' });
+    expect(server.posts.map((post) => post.method)).toEqual([
+      'initialize',
+      'server/discover',
+      'resources/read',
+    ]);
+    // MCP 2026-07-28: the method and name in headers, the revision in every request's _meta.
+    expect(server.posts[2]).toMatchObject({
+      mcpMethod: 'resources/read',
+      mcpName: 'note://a',
+      protocolVersionHeader: '2026-07-28',
+      metaProtocolVersion: '2026-07-28',
     });
-    open.push(servers);
+    expect(servers.status('modern')).toMatchObject({
+      state: 'connected',
+      transport: 'http',
+      protocolVersion: '2026-07-28',
+      serverInfo: { name: 'modern-fixture' },
+    });
+    expect((await servers.listResources('modern')).resources.map((resource) => resource.uri)).toEqual([
+      'note://a',
+    ]);
+  });
 
-    const failure = await servers.readResource('modern', 'note://a').then(
-      () => undefined,
-      (error: unknown) => error,
-    );
+  it('type "auto" does not take -32022 for an old SSE server: no GET stream is tried', async () => {
+    const server = await start('modern-only');
+    const servers = registry({ mcpServers: { modern: { type: 'auto', url: server.url } } });
 
-    expect(failure).toMatchObject({ code: 'CONNECT_FAILED', server: 'modern', httpStatus: 400 });
-    const cause = (failure as { cause?: { message?: string } }).cause;
-    expect(cause?.message).toContain('"code":-32022');
-    expect(cause?.message).toContain('"supported":["2026-07-28"]');
+    await servers.readResource('modern', 'note://a');
+
+    expect(server.posts.map((post) => post.method)).toEqual([
+      'initialize',
+      'server/discover',
+      'resources/read',
+    ]);
+    expect(servers.status('modern')).toMatchObject({ transport: 'http', protocolVersion: '2026-07-28' });
+  });
+
+  it("the era verdict is kept: the endpoint's next session starts at server/discover, with no initialize", async () => {
+    const server = await start('modern-only');
+    const verdicts = new EraVerdicts();
+    const connect = async () => {
+      const connection = new ServerConnection(
+        'modern',
+        { type: 'http', url: server.url, plainTextErrors: false, notSecret: [] },
+        {
+          reconnect: false,
+          endpointPolicy: endpointPolicySchema.parse({}),
+          connectTimeoutMs: 5_000,
+          maxResponseBytes: 1_000_000,
+          notify: () => undefined,
+          eraVerdicts: verdicts,
+        },
+      );
+      open.push(connection);
+      await connection.client();
+      return connection;
+    };
+
+    await connect();
+    expect(server.posts.map((post) => post.method)).toEqual(['initialize', 'server/discover']);
+    expect(verdicts.modernVersionOf(server.url)).toBe('2026-07-28');
+    const second = await connect();
+
+    expect(server.posts.map((post) => post.method)).toEqual([
+      'initialize',
+      'server/discover',
+      'server/discover',
+    ]);
+    expect(second.status()).toMatchObject({ state: 'connected', protocolVersion: '2026-07-28' });
+  });
+
+  it('-32022 naming only revisions this client does not speak: CONNECT_FAILED says which, and nothing else is sent', async () => {
+    const server = await start('modern-only', {
+      intercept: (post) =>
+        Response.json(
+          {
+            jsonrpc: '2.0',
+            id: post.id ?? null,
+            error: {
+              code: -32022,
+              message: 'Unsupported protocol version',
+              data: { supported: ['2099-01-01'], requested: '2025-11-25' },
+            },
+          },
+          { status: 400 },
+        ),
+    });
+    const servers = registry({ mcpServers: { future: { type: 'http', url: server.url } } });
+
+    const failure = await failureOf(servers.readResource('future', 'note://a'));
+
+    expect(failure).toMatchObject({ code: 'CONNECT_FAILED', server: 'future' });
+    expect(failure?.message).toContain('the server speaks only 2099-01-01; this client speaks 2026-07-28');
     expect(server.posts.map((post) => post.method)).toEqual(['initialize']);
-    expect(server.readCount('note://a')).toBe(0);
+  });
+
+  describe('every request of the v2 client goes through our fetch', () => {
+    it('a redirect of server/discover to a denied host is refused before it is followed (ENDPOINT_DENIED)', async () => {
+      let port = 0;
+      const server = await start('modern-only', {
+        intercept: (post) =>
+          post.method === 'server/discover' && post.host?.startsWith('127.0.0.1')
+            ? new Response(null, { status: 307, headers: { location: `http://localhost:${port}/mcp` } })
+            : undefined,
+      });
+      port = Number(new URL(server.url).port);
+      const servers = registry({
+        mcpServers: { modern: { type: 'http', url: server.url } },
+        endpointPolicy: { denyHosts: ['localhost'] },
+      });
+
+      const failure = await failureOf(servers.readResource('modern', 'note://a'));
+
+      expect(failure).toMatchObject({ code: 'ENDPOINT_DENIED', server: 'modern' });
+      expect(server.posts.map((post) => post.host?.split(':')[0])).toEqual(['127.0.0.1', '127.0.0.1']);
+    });
+
+    it('the bearer token goes on every modern request, and is dropped on a redirect to another origin', async () => {
+      let port = 0;
+      const server = await start('modern-only', {
+        intercept: (post) =>
+          post.method === 'resources/read' && post.host?.startsWith('127.0.0.1')
+            ? new Response(null, { status: 307, headers: { location: `http://localhost:${port}/mcp` } })
+            : undefined,
+      });
+      port = Number(new URL(server.url).port);
+      const servers = registry({
+        mcpServers: {
+          modern: { type: 'http', url: server.url, auth: { type: 'bearer', token: 'sekrit-token' } },
+        },
+      });
+
+      const read = await servers.readResource('modern', 'note://a');
+
+      expect(read.contents[0]).toMatchObject({ text: 'alpha' });
+      expect(server.posts.map((post) => [post.method, post.host?.split(':')[0], post.authorization])).toEqual(
+        [
+          ['initialize', '127.0.0.1', 'Bearer sekrit-token'],
+          ['server/discover', '127.0.0.1', 'Bearer sekrit-token'],
+          ['resources/read', '127.0.0.1', 'Bearer sekrit-token'],
+          ['resources/read', 'localhost', undefined],
+        ],
+      );
+    });
+
+    it('a reply past maxResponseBytes is LIMIT_EXCEEDED', async () => {
+      const server = await start('modern-only', {
+        resources: [{ ...note, text: 'x'.repeat(200_000) }],
+      });
+      const servers = registry({
+        mcpServers: { modern: { type: 'http', url: server.url } },
+        maxReadBytes: 50_000,
+        maxResponseBytes: 100_000,
+      });
+
+      const failure = await failureOf(servers.readResource('modern', 'note://a'));
+
+      expect(failure).toMatchObject({ code: 'LIMIT_EXCEEDED', server: 'modern' });
+      expect(server.readCount('note://a')).toBe(1);
+    });
+
+    it('a read that is never answered is READ_TIMEOUT after the request timeout', async () => {
+      const server = await start('modern-only', {
+        intercept: (post) =>
+          post.method === 'resources/read' ? new Promise<Response>(() => undefined) : undefined,
+      });
+      const servers = registry({
+        mcpServers: { modern: { type: 'http', url: server.url } },
+        requestTimeoutMs: 400,
+      });
+      await servers.listResources('modern');
+
+      const started = performance.now();
+      const failure = await failureOf(servers.readResource('modern', 'note://a'));
+
+      expect(failure).toMatchObject({ code: 'READ_TIMEOUT', server: 'modern' });
+      expect(performance.now() - started).toBeLessThan(5_000);
+    });
+
+    it('an error that echoes the credential reaches the host without it', async () => {
+      const server = await start('modern-only', {
+        intercept: (post) =>
+          post.method === 'resources/read'
+            ? Response.json({
+                jsonrpc: '2.0',
+                id: post.id ?? null,
+                error: { code: -32603, message: `refused: ${post.authorization}` },
+              })
+            : undefined,
+      });
+      const servers = registry({
+        mcpServers: {
+          modern: { type: 'http', url: server.url, auth: { type: 'bearer', token: 'sekrit-token' } },
+        },
+      });
+
+      const failure = await failureOf(servers.readResource('modern', 'note://a'));
+
+      expect(failure).toMatchObject({ code: 'PROTOCOL_ERROR', server: 'modern', rpcCode: -32603 });
+      expect(failure?.message).toContain('refused: Bearer');
+      expect(JSON.stringify({ message: failure?.message, status: servers.status('modern') })).not.toContain(
+        'sekrit-token',
+      );
+    });
   });
 });

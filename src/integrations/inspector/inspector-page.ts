@@ -20,7 +20,7 @@ export const inspectorHtml = `<!doctype html>
   <section>
     <h2>Servers</h2>
     <table>
-      <thead><tr><th>server</th><th>state</th><th>transport</th><th>capabilities</th><th>last error</th></tr></thead>
+      <thead><tr><th>server</th><th>state</th><th>transport</th><th>protocol</th><th>capabilities</th><th>last error</th></tr></thead>
       <tbody id="servers"></tbody>
     </table>
   </section>

@@ -56,6 +56,7 @@ export const inspectorScript = String.raw`'use strict';
         el('td', { text: server.server }),
         el('td', {}, [el('span', { class: 'state state-' + server.state, text: server.state })]),
         el('td', { text: server.transport || server.configuredTransport }),
+        el('td', { text: server.protocolVersion || '' }),
         el('td', { text: capabilities }),
         el('td', { class: 'error', text: error }),
       ]);

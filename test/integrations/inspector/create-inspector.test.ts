@@ -20,7 +20,12 @@ describe('createInspector', () => {
     const state = JSON.parse((await send(`${listening.url}api/state`)).body);
     expect(state.options).toEqual({ content: false, pinning: false, maxTurns: 50 });
     expect(state.servers).toEqual([
-      expect.objectContaining({ server: 'gitnexus', state: 'connected', transport: 'http' }),
+      expect.objectContaining({
+        server: 'gitnexus',
+        state: 'connected',
+        transport: 'http',
+        protocolVersion: '2025-11-25',
+      }),
     ]);
     expect(state.servers[0].capabilities).toHaveProperty('resources');
     expect(state.pins.map((pin: { scope: unknown; uri: string }) => [pin.scope, pin.uri])).toEqual([

@@ -1,0 +1,224 @@
+import type {
+  Client as ModernClient,
+  RequestOptions,
+  StreamableHTTPClientTransportOptions,
+} from '@modelcontextprotocol/client';
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ContextError } from '../errors.js';
+import type { McpSession } from './mcp-session.js';
+
+export interface ModernConnectInput {
+  readonly url: string;
+  /** The revision to speak: one the server named in `-32022` `data.supported`, or a cached verdict's. */
+  readonly protocolVersion: string;
+  /** Every request goes through it: endpoint policy, redirects, byte caps, mTLS, OAuth. */
+  readonly fetch: FetchLike;
+  readonly headers?: Record<string, string>;
+  readonly authProvider?: OAuthClientProvider;
+  readonly clientInfo: { readonly name: string; readonly version: string };
+  readonly capabilities: Record<string, unknown>;
+  /** Registers notification and request handlers before connecting (v2 method-name handlers). */
+  readonly setup?: (client: ModernClient) => void;
+  readonly timeoutMs: number;
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * A 2026-07-28 session over Streamable HTTP on the MCP SDK v2 client, pinned to the revision the
+ * server offered. The client is imported here, lazily: a host whose servers all speak 2025 never
+ * loads it.
+ */
+export async function connectModernSession(input: ModernConnectInput): Promise<ModernSession> {
+  const { Client, StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
+  const client = new Client(input.clientInfo, {
+    capabilities: input.capabilities,
+    versionNegotiation: { mode: { pin: input.protocolVersion } },
+  });
+  input.setup?.(client);
+  const transport = new StreamableHTTPClientTransport(new URL(input.url), {
+    requestInit: { headers: input.headers ?? {} },
+    fetch: input.fetch,
+    // Redirects are followed by our fetch, hop by hop, each hop checked against the endpoint
+    // policy and stripped of credentials across origins, as on the 2025 path (the v2 default,
+    // 'same-origin', would refuse a cross-origin hop before the policy sees it).
+    redirectPolicy: 'follow',
+    // The v1 and v2 provider interfaces are the same methods (v2 grew out of v1's).
+    ...(input.authProvider !== undefined && {
+      authProvider: input.authProvider as unknown as StreamableHTTPClientTransportOptions['authProvider'],
+    }),
+  });
+  try {
+    await client.connect(transport, {
+      timeout: input.timeoutMs,
+      ...(input.signal && { signal: input.signal }),
+    });
+  } catch (error) {
+    await client.close().catch(() => undefined);
+    throw toV1Error(error);
+  }
+  return new ModernSession(client);
+}
+
+/**
+ * The v2 client behind the v1 `Client` methods the registry calls (`McpSession`). Lists and
+ * reads are sent as plain requests, one page each: paging, bounds and caching stay ours (the
+ * v2 list verbs would walk every page and cache by their own rules). Its errors become the v1
+ * errors the registry classifies, so a timeout is still READ_TIMEOUT and -32002 still
+ * RESOURCE_NOT_FOUND.
+ */
+export class ModernSession implements McpSession {
+  readonly #client: ModernClient;
+
+  constructor(client: ModernClient) {
+    this.#client = client;
+  }
+
+  /** The revision this session speaks (`2026-07-28`). */
+  get protocolVersion(): string | undefined {
+    return this.#client.getNegotiatedProtocolVersion();
+  }
+
+  get transport(): { readonly sessionId?: string | undefined } | undefined {
+    return this.#client.transport;
+  }
+
+  get onclose(): (() => void) | undefined {
+    return this.#client.onclose;
+  }
+  set onclose(handler: (() => void) | undefined) {
+    this.#client.onclose = handler;
+  }
+
+  get onerror(): ((error: Error) => void) | undefined {
+    return this.#client.onerror;
+  }
+  set onerror(handler: ((error: Error) => void) | undefined) {
+    this.#client.onerror = handler;
+  }
+
+  readResource: McpSession['readResource'] = (params, options) =>
+    this.#send({ method: 'resources/read', params }, options);
+
+  listResources: McpSession['listResources'] = (params, options) =>
+    this.#send({ method: 'resources/list', params }, options);
+
+  listResourceTemplates: McpSession['listResourceTemplates'] = (params, options) =>
+    this.#send({ method: 'resources/templates/list', params }, options);
+
+  listPrompts: McpSession['listPrompts'] = (params, options) =>
+    this.#send({ method: 'prompts/list', params }, options);
+
+  listTools: McpSession['listTools'] = (params, options) =>
+    this.#send({ method: 'tools/list', params }, options);
+
+  getPrompt: McpSession['getPrompt'] = (params, options) =>
+    this.#send({ method: 'prompts/get', params }, options);
+
+  callTool: McpSession['callTool'] = (params, _resultSchema, options) =>
+    translated(this.#client.callTool(params as never, requestOptions(options))) as never;
+
+  complete: McpSession['complete'] = (params, options) =>
+    this.#send({ method: 'completion/complete', params }, options);
+
+  request: McpSession['request'] = (request, resultSchema, options) =>
+    translated(
+      this.#client.request(request as never, resultSchema as never, requestOptions(options)),
+    ) as never;
+
+  // 2026-07-28 has no resources/subscribe (subscriptions/listen replaces it): the capability is
+  // not reported (getServerCapabilities), so pins on a modern server refresh by TTL.
+  subscribeResource: McpSession['subscribeResource'] = (params, options) =>
+    this.#send({ method: 'resources/subscribe', params }, options);
+
+  unsubscribeResource: McpSession['unsubscribeResource'] = (params, options) =>
+    this.#send({ method: 'resources/unsubscribe', params }, options);
+
+  getServerCapabilities: McpSession['getServerCapabilities'] = () => {
+    const capabilities = this.#client.getServerCapabilities() as ReturnType<
+      McpSession['getServerCapabilities']
+    >;
+    if (capabilities?.resources?.subscribe === undefined) return capabilities;
+    const { subscribe: _subscribe, ...resources } = capabilities.resources;
+    return { ...capabilities, resources };
+  };
+
+  getServerVersion: McpSession['getServerVersion'] = () =>
+    this.#client.getServerVersion() as ReturnType<McpSession['getServerVersion']>;
+
+  getInstructions: McpSession['getInstructions'] = () => this.#client.getInstructions();
+
+  close = (): Promise<void> => this.#client.close();
+
+  #send<T>(request: { method: string; params?: object | undefined }, options: unknown): Promise<T> {
+    const message = {
+      method: request.method,
+      ...(request.params !== undefined && { params: request.params as Record<string, unknown> }),
+    };
+    return translated(this.#client.request(message as never, requestOptions(options))) as Promise<T>;
+  }
+}
+
+// --- Internal helpers ---
+
+/** The caller's bounds only: the rest of the v1 options have no counterpart the registry uses. */
+function requestOptions(options: unknown): RequestOptions {
+  const { signal, timeout } = (options ?? {}) as { signal?: AbortSignal; timeout?: number };
+  return { ...(signal !== undefined && { signal }), ...(timeout !== undefined && { timeout }) };
+}
+
+function translated<T>(pending: Promise<T>): Promise<T> {
+  return pending.catch((error: unknown) => {
+    throw toV1Error(error);
+  });
+}
+
+/** v2's SDK error codes that the registry knows by their v1 JSON-RPC codes. */
+const sdkErrorCodes: Readonly<Record<string, number>> = {
+  REQUEST_TIMEOUT: ErrorCode.RequestTimeout,
+  CONNECTION_CLOSED: ErrorCode.ConnectionClosed,
+  NOT_CONNECTED: ErrorCode.ConnectionClosed,
+};
+
+/**
+ * A v2 error as the v1 SDK would have thrown it: a JSON-RPC error (v2 `ProtocolError`, a number
+ * code) or a timeout or closed connection (v2 `SdkError`, a string code) is an `McpError`; an
+ * HTTP failure (`SdkHttpError`) a `StreamableHTTPError` with its status. Anything else (a network
+ * failure, our own ContextError from the fetch) passes as it is.
+ */
+function toV1Error(error: unknown): unknown {
+  if (!(error instanceof Error) || error instanceof McpError) return error;
+  // Our fetch's own refusals (ENDPOINT_DENIED, LIMIT_EXCEEDED …) come wrapped in the SDK's
+  // (a failed probe is ERA_NEGOTIATION_FAILED): they say exactly what went wrong, as on 2025.
+  const own = ownErrorIn(error);
+  if (own !== undefined) return own;
+  const { code, data } = error as { code?: unknown; data?: unknown };
+  if (typeof code === 'number')
+    return withCause(new McpError(code, withoutPrefix(error.message), data), error);
+  if (typeof code !== 'string') return error;
+  const status = (data as { status?: unknown } | undefined)?.status;
+  if (typeof status === 'number') return withCause(new StreamableHTTPError(status, error.message), error);
+  const rpcCode = sdkErrorCodes[code];
+  if (rpcCode !== undefined) return withCause(new McpError(rpcCode, error.message, data), error);
+  return error;
+}
+
+function ownErrorIn(error: Error): ContextError | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
+    if (ContextError.isInstance(current)) return current;
+    current = current.cause;
+  }
+  return undefined;
+}
+
+function withoutPrefix(message: string): string {
+  return message.replace(/^MCP error -?\d+: /, '');
+}
+
+function withCause<T extends Error>(translated: T, cause: Error): T {
+  Object.defineProperty(translated, 'cause', { value: cause, configurable: true, writable: true });
+  return translated;
+}
