@@ -21,7 +21,13 @@ export interface ComposableAttachment {
 
 /** Keeps how far each unchanged body was counted, across turns (the derived cache). */
 export interface MeasureMemo {
-  measureOnce(key: string, limitTokens: number, compute: () => Promise<BodyMeasure>): Promise<BodyMeasure>;
+  /** `probation`: a message attachment's, likely counted once (see docs/caches.md). */
+  measureOnce(
+    key: string,
+    limitTokens: number,
+    compute: () => Promise<BodyMeasure>,
+    probation: boolean,
+  ): Promise<BodyMeasure>;
 }
 
 /** A rendered resource block with its exact count under the tokenizer that counted it. */

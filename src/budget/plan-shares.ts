@@ -242,7 +242,12 @@ async function measureCached(
   const text = lazilyRead(body, options) ?? body.body;
   if (item.contentKey === undefined || !options.derived) return measureBody(text, limit, tokenizer, earlier);
   const key = `${item.contentKey}|${tokenizer.name}|${modelKey(options.model)}`;
-  return options.derived.measureOnce(key, limit, () => measureBody(text, limit, tokenizer, earlier));
+  return options.derived.measureOnce(
+    key,
+    limit,
+    () => measureBody(text, limit, tokenizer, earlier),
+    item.provenance.scope === 'message',
+  );
 }
 
 /**

@@ -127,6 +127,7 @@ async function renderAttachment(
         chunks: {
           memo: options.derived,
           key: `${item.contentKey}\u0000${modelKey(options.model)}\u0000${tokenizer.name}`,
+          probation: item.provenance.scope === 'message',
         },
       }),
     marker: (range, estimated) =>

@@ -1,13 +1,11 @@
 import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { EventEmitter } from 'eventemitter3';
-import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import { raceAbort } from '../mcp/race-abort.js';
-import { boundedByCount } from '../options/bounded-by-count.js';
 import { parseOptions } from '../options/parse-options.js';
 import type { CacheStatus } from '../types.js';
-import { getQuietly } from './get-quietly.js';
 import { measureContents } from './measure-contents.js';
+import { SegmentedLru } from './segmented-lru.js';
 import type { Invalidation, SharedCacheStatus, SharedTier } from './shared-tier.js';
 
 /** The content cache's options; the provider's `cache` and the config file's take the same. */
@@ -166,9 +164,6 @@ const entryShare = 4;
 const entryOverheadBytes = 512;
 // The default probation segment: an eighth of maxBytes.
 const probationShare = 8;
-// Keys pushed out of probation (or too large for it) remembered without their content, so that a
-// second read of one enters the main LRU: a 2Q cache's "A1out". A key costs ~100-200 bytes.
-const ghostKeys = 1024;
 
 /**
  * Resource contents by (server identity, uri, principal): fresh for `ttlMs`, bounded by bytes, one read
@@ -182,18 +177,13 @@ const ghostKeys = 1024;
  * Admission (see docs/caches.md): a read made with `probation` (a message attachment) is kept in
  * a probation LRU of `probationMaxBytes`, apart from the main LRU of the rest of maxBytes. A hit
  * there moves it to the main LRU; pushed out of probation unread, only its key is remembered
- * (up to 1,024 keys), and a read of a remembered key enters the main LRU. So a stream of one-off
+ * (see SegmentedLru), and a read of a remembered key enters the main LRU. So a stream of one-off
  * attachments churns through probation alone, and never evicts a pin or content read twice.
  */
 export class ContentCache extends EventEmitter<CacheEvents> {
   readonly #options: z.output<typeof cacheOptionsSchema>;
-  /** The main LRU: pins, and whatever was read again. */
-  readonly #entries: LRUCache<string, Entry>;
-  /** Reads on probation (absent with probationMaxBytes 0), and keys pushed out of it unread. */
-  readonly #probation: LRUCache<string, Entry> | undefined;
-  readonly #ghosts: LRUCache<string, true> | undefined;
-  /** The entry moving from probation to the main LRU: not retired by leaving probation. */
-  #promoting: Entry | undefined;
+  /** The main LRU (pins, and whatever was read again) and the probation segment in front of it. */
+  readonly #entries: SegmentedLru<Entry>;
   /** Keys by their server's identity (or name), and each server name's identities. */
   readonly #keysBySpace = new Map<string, Set<string>>();
   readonly #spacesByServer = new Map<string, Set<string>>();
@@ -208,31 +198,23 @@ export class ContentCache extends EventEmitter<CacheEvents> {
     evictions: 0,
     invalidations: 0,
     tooLargeToCache: 0,
-    promotions: 0,
   };
 
   constructor(options: ContentCacheOptions = {}) {
     super();
     this.#options = parseOptions(contentCacheOptionsSchema, options, 'cache');
-    const probationBytes = this.probationMaxBytes;
-    this.#entries = new LRUCache<string, Entry>({
+    this.#entries = new SegmentedLru<Entry>({
       // No maxEntrySize: #store refuses an entry above its share first, and counts it.
-      maxSize: this.#options.maxBytes - probationBytes,
-      sizeCalculation: entrySize,
-      dispose: (entry, key, reason) => this.#retire(entry, key, reason),
+      maxSize: this.#options.maxBytes,
+      probationMaxSize: this.probationMaxBytes,
+      sizeCalculation: (entry) => entry.bytes + entryOverheadBytes,
+      dispose: (entry, key, reason) => {
+        entry.retired = true;
+        this.#retirements++;
+        if (reason === 'evict') this.#metrics.evictions++;
+        if (reason !== 'set') this.#keysBySpace.get(entry.space)?.delete(key);
+      },
     });
-    if (probationBytes > 0) {
-      this.#probation = new LRUCache<string, Entry>({
-        maxSize: probationBytes,
-        sizeCalculation: entrySize,
-        dispose: (entry, key, reason) => {
-          if (entry === this.#promoting) return;
-          this.#retire(entry, key, reason);
-          if (reason === 'evict') this.#ghosts?.set(key, true);
-        },
-      });
-      this.#ghosts = new LRUCache<string, true>(boundedByCount(ghostKeys));
-    }
     // What other replicas heard is applied here without being published again.
     this.#unsubscribe = this.#options.shared?.onInvalidation((invalidation) =>
       this.#apply(invalidation, 'from another replica'),
@@ -256,8 +238,7 @@ export class ContentCache extends EventEmitter<CacheEvents> {
    */
   peek(request: ReadRequest): CacheRead | undefined {
     if (request.bypass) return undefined;
-    const key = cacheKey(request);
-    const cached = getQuietly(this.#entries, key) ?? this.#promote(key);
+    const cached = this.#entries.get(cacheKey(request));
     if (!cached || !this.#isFresh(cached)) return undefined;
     this.#metrics.hits++;
     cached.hit ??= { content: cached, cache: 'hit' };
@@ -302,7 +283,7 @@ export class ContentCache extends EventEmitter<CacheEvents> {
       const { content, shared } = await raceAbort(flight.promise, request.signal);
       return { content, cache: request.bypass ? 'bypass' : 'miss', ...(shared && { shared }) };
     } catch (error) {
-      const fallback = this.#entries.get(key) ?? this.#probation?.get(key);
+      const fallback = this.#entries.get(key);
       if (request.signal?.aborted || !fallback || Date.now() - fallback.fetchedAt > this.#options.maxStaleMs)
         throw error;
       this.#metrics.staleServes++;
@@ -391,7 +372,7 @@ export class ContentCache extends EventEmitter<CacheEvents> {
     }
     for (const space of spaces) {
       for (const key of [...(this.#keysBySpace.get(space) ?? [])]) {
-        if (keyUri(key) === uri && this.#delete(key)) entries++;
+        if (keyUri(key) === uri && this.#entries.delete(key)) entries++;
       }
     }
     this.#recordInvalidation({ server, uri, reason, entries });
@@ -407,7 +388,7 @@ export class ContentCache extends EventEmitter<CacheEvents> {
     }
     for (const space of spaces) {
       for (const key of [...(this.#keysBySpace.get(space) ?? [])]) {
-        if (this.#delete(key)) entries++;
+        if (this.#entries.delete(key)) entries++;
       }
     }
     this.#recordInvalidation({ server, reason, entries });
@@ -418,7 +399,7 @@ export class ContentCache extends EventEmitter<CacheEvents> {
     let entries = 0;
     for (const key of spaces.flatMap((space) => [...(this.#keysBySpace.get(space) ?? [])])) {
       // peek, not get: marking a copy stale is not a use of it (the eviction order stays).
-      const entry = this.#entries.peek(key) ?? this.#probation?.peek(key);
+      const entry = this.#entries.peek(key);
       if (entry && entry.staleSince === undefined) {
         entry.staleSince = now;
         this.#retirements++;
@@ -444,53 +425,23 @@ export class ContentCache extends EventEmitter<CacheEvents> {
   }
 
   get metrics(): CacheMetrics {
-    const probationBytesHeld = this.#probation?.calculatedSize ?? 0;
     return {
       ...this.#metrics,
-      entries: this.#entries.size + (this.#probation?.size ?? 0),
-      bytesHeld: this.#entries.calculatedSize + probationBytesHeld,
+      entries: this.#entries.size,
+      bytesHeld: this.#entries.calculatedSize,
       readsInFlight: this.#flights.size,
-      probationBytesHeld,
+      probationBytesHeld: this.#entries.probationSize,
+      promotions: this.#entries.promotions,
     };
   }
 
   clear(): void {
     this.#entries.clear();
-    this.#probation?.clear();
-    this.#ghosts?.clear();
     for (const flight of this.#flights.values()) flight.storable = false;
     this.#flights.clear();
   }
 
   // --- Internal helpers ---
-
-  /** An entry leaves a segment: no longer what a read of its key answers. */
-  #retire(entry: Entry, key: string, reason: LRUCache.DisposeReason): void {
-    entry.retired = true;
-    this.#retirements++;
-    if (reason === 'evict') this.#metrics.evictions++;
-    if (reason !== 'set') this.#keysBySpace.get(entry.space)?.delete(key);
-  }
-
-  /** The copy of `key` on probation, moved to the main LRU (the same object: still what peeks answered). */
-  #promote(key: string): Entry | undefined {
-    const entry = this.#probation?.peek(key);
-    if (!entry) return undefined;
-    this.#promoting = entry;
-    try {
-      this.#probation?.delete(key);
-    } finally {
-      this.#promoting = undefined;
-    }
-    this.#entries.set(key, entry);
-    this.#metrics.promotions++;
-    return entry;
-  }
-
-  #delete(key: string): boolean {
-    const main = this.#entries.delete(key);
-    return (this.#probation?.delete(key) ?? false) || main;
-  }
 
   #isFresh(entry: Entry, now = Date.now()): boolean {
     return entry.staleSince === undefined && now - entry.fetchedAt < this.#options.ttlMs;
@@ -561,33 +512,21 @@ export class ContentCache extends EventEmitter<CacheEvents> {
   }
 
   /**
-   * Keeps a read: in the main LRU, or on probation when the request says so and its key was not
-   * pushed out of probation lately (then this is its second read: it enters the main LRU).
+   * Keeps a read: in the main LRU, or on probation when the request says so, its key is not in
+   * the main LRU (a pin's copy read again as a message attachment stays there) and was not pushed
+   * out of probation lately (then this is its second read: it enters the main LRU).
    */
   #store(key: string, request: ReadRequest, space: string, content: CachedContent): void {
-    const size = content.bytes + entryOverheadBytes;
-    if (size > this.#options.maxBytes / entryShare) {
+    if (content.bytes + entryOverheadBytes > this.#options.maxBytes / entryShare) {
       this.#metrics.tooLargeToCache++;
       return;
     }
     const { result, sha256, bytes, fetchedAt } = content;
     const entry: Entry = { result, sha256, bytes, fetchedAt, server: request.server, space };
-    const probation = this.#probation;
-    const seenBefore = this.#ghosts?.delete(key) === true;
-    if (probation && request.probation === true && !seenBefore) {
-      if (size > probation.maxSize) {
-        // Too large for probation: only its key is remembered, so a second read keeps it.
-        this.#metrics.tooLargeToCache++;
-        this.#ghosts?.set(key, true);
-        return;
-      }
-      // A pin's copy read again as a message attachment stays where it is: replaced in place.
-      if (this.#entries.has(key)) this.#entries.set(key, entry);
-      else probation.set(key, entry);
-    } else {
-      probation?.delete(key);
-      this.#entries.set(key, entry);
-      if (seenBefore) this.#metrics.promotions++;
+    // Too large for probation: only its key is remembered, so that a second read keeps it.
+    if (this.#entries.set(key, entry, request.probation === true) === 'remembered') {
+      this.#metrics.tooLargeToCache++;
+      return;
     }
     let keys = this.#keysBySpace.get(space);
     if (!keys) {
@@ -632,10 +571,6 @@ function cacheKey(request: ReadRequest): string {
 }
 
 /** The key's first part: the server's identity, or its name for a read made without one. */
-function entrySize(entry: Entry): number {
-  return entry.bytes + entryOverheadBytes;
-}
-
 function spaceOf(request: ReadRequest): string {
   return request.identity ?? request.server;
 }

@@ -9,6 +9,7 @@ import type { Conversion, ConversionMemo } from '../convert/prepare-attachment.j
 import { boundedByCount } from '../options/bounded-by-count.js';
 import { parseOptions } from '../options/parse-options.js';
 import { getQuietly } from './get-quietly.js';
+import { SegmentedLru } from './segmented-lru.js';
 
 const derivedCacheOptionsSchema = z.strictObject({
   /**
@@ -25,41 +26,51 @@ const derivedCacheOptionsSchema = z.strictObject({
 
 export type DerivedCacheOptions = z.input<typeof derivedCacheOptionsSchema>;
 
+// Each kind's probation segment: an eighth of its share (see SegmentedLru).
+const probationShare = 8;
+
 /**
  * What a turn derives from content that did not change: the converted, escaped form of a read
  * (keyed by the content's sha256 and the converters' identity) and how far its body has been
  * counted (keyed by that plus the model's capabilities and the tokenizer). Unchanged content
  * re-read after an invalidation, or served from the content cache, is not converted or
  * re-tokenized again.
+ *
+ * Admission (docs/caches.md): each kind is a main LRU with a probation segment of an eighth of
+ * its share in front. What is derived from one body (conversions, token arrays, chunk indexes)
+ * follows its content: a message attachment's waits on probation, a pin's enters main.
+ * What is shaped by one turn (renderings under a share and cut, whole compositions) always starts
+ * on probation and enters main when a later turn uses it: a stream of first turns, each with
+ * shares and inputs of its own, churns through probation and evicts nothing a repeated turn uses.
  */
 export class DerivedCache implements ConversionMemo, BudgetMemo {
-  readonly #conversions: LRUCache<string, Conversion>;
-  readonly #measures: LRUCache<string, BodyMeasure>;
+  readonly #conversions: SegmentedLru<Conversion>;
+  readonly #measures: SegmentedLru<BodyMeasure>;
   readonly #measuring = new Map<string, Promise<BodyMeasure>>();
   // A warm turn's renderings with their exact counts, and the costs of frames.
-  readonly #renderings: LRUCache<string, CountedBlock>;
+  readonly #renderings: SegmentedLru<CountedBlock>;
   readonly #frameCosts: LRUCache<string, FrameCost>;
   // Whole warm turns: the composition of a turn whose every input is unchanged.
-  readonly #compositions: LRUCache<string, { readonly blocks: readonly { readonly text: string }[] }>;
+  readonly #compositions: SegmentedLru<{ readonly blocks: readonly { readonly text: string }[] }>;
   // `relevant`'s chunks, term postings and chunk counts of each body (see chunk-index.ts).
-  readonly #chunkIndexes: LRUCache<string, ChunkIndex>;
+  readonly #chunkIndexes: SegmentedLru<ChunkIndex>;
 
   constructor(options: DerivedCacheOptions = {}) {
     const { maxBytes } = parseOptions(derivedCacheOptionsSchema, options, 'derived');
-    this.#renderings = new LRUCache({
+    this.#renderings = segmented({
       maxSize: Math.floor((maxBytes * 3) / 32),
       // The block's text; media parts share their data with the conversion.
       sizeCalculation: (rendered) => Math.max(1, rendered.block.text.length * 2),
     });
     this.#frameCosts = new LRUCache(boundedByCount(10_000));
-    this.#compositions = new LRUCache({
+    this.#compositions = segmented({
       maxSize: Math.floor((maxBytes * 3) / 32),
       // Its key (one line per attachment) and its blocks' text, which the renderings may share.
       sizeCalculation: (composed, key) =>
         Math.max(1, 2 * key.length + composed.blocks.reduce((sum, block) => sum + 2 * block.text.length, 0)),
     });
     // Converted text is UTF-16: up to 2 bytes per content byte, the largest share.
-    this.#conversions = new LRUCache({
+    this.#conversions = segmented({
       maxSize: Math.floor(maxBytes / 2),
       sizeCalculation: (conversion) =>
         Math.max(
@@ -68,12 +79,12 @@ export class DerivedCache implements ConversionMemo, BudgetMemo {
         ),
     });
     // An index's own estimate: postings, term keys and per-chunk arrays; chunk counts fill in place.
-    this.#chunkIndexes = new LRUCache({
+    this.#chunkIndexes = segmented({
       maxSize: Math.max(1, Math.floor(maxBytes / 16)),
       sizeCalculation: (index) => Math.max(1, index.bytes),
     });
     // 4 bytes a token, about one token per 4 bytes of text.
-    this.#measures = new LRUCache({
+    this.#measures = segmented({
       maxSize: Math.floor(maxBytes / 4),
       sizeCalculation: (measure) => Math.max(1, measure.head.tokens.byteLength),
     });
@@ -91,16 +102,17 @@ export class DerivedCache implements ConversionMemo, BudgetMemo {
   }
 
   conversion(key: string): Conversion | undefined {
-    return getQuietly(this.#conversions, key);
+    return this.#conversions.get(key);
   }
 
-  keepConversion(key: string, converted: Conversion): void {
-    this.#conversions.set(key, converted);
+  /** `probation`: a message attachment's conversion, likely used once. */
+  keepConversion(key: string, converted: Conversion, probation = false): void {
+    this.#conversions.set(key, converted, probation);
   }
 
   /** A measure that covers `limitTokens`: complete, or counted past the limit. */
   #covering(key: string, limitTokens: number): BodyMeasure | undefined {
-    const measure = getQuietly(this.#measures, key);
+    const measure = this.#measures.get(key);
     if (!measure) return undefined;
     return measure.head.complete || measure.head.tokens.length > limitTokens ? measure : undefined;
   }
@@ -113,6 +125,7 @@ export class DerivedCache implements ConversionMemo, BudgetMemo {
     key: string,
     limitTokens: number,
     compute: () => Promise<BodyMeasure>,
+    probation = false,
   ): Promise<BodyMeasure> {
     const cached = this.#covering(key, limitTokens);
     if (cached) return cached;
@@ -122,7 +135,7 @@ export class DerivedCache implements ConversionMemo, BudgetMemo {
       flight = compute().then(
         (measure) => {
           this.#measuring.delete(flightKey);
-          this.#keep(key, measure);
+          this.#keep(key, measure, probation);
           return measure;
         },
         (error: unknown) => {
@@ -135,40 +148,41 @@ export class DerivedCache implements ConversionMemo, BudgetMemo {
     return flight;
   }
 
-  #keep(key: string, measure: BodyMeasure): void {
-    const current = getQuietly(this.#measures, key);
+  #keep(key: string, measure: BodyMeasure, probation: boolean): void {
+    const current = this.#measures.peek(key);
     // Keep whichever covers more: a later, shorter count must not replace a longer one.
     if (current && (current.head.complete || current.head.tokens.length >= measure.head.tokens.length))
       return;
-    this.#measures.set(key, measure);
+    this.#measures.set(key, measure, probation);
   }
 
   /** A rendering of unchanged content under the same share, cut, query and model, with its count. */
   rendering(key: string): CountedBlock | undefined {
-    return getQuietly(this.#renderings, key);
+    return this.#renderings.get(key);
   }
 
+  /** Kept on probation: a later turn's use of it moves it to main. */
   keepRendering(key: string, rendered: CountedBlock): void {
-    this.#renderings.set(key, rendered);
+    this.#renderings.set(key, rendered, true);
   }
 
   composition<Composed>(key: string): Composed | undefined {
-    return getQuietly(this.#compositions, key) as Composed | undefined;
+    return this.#compositions.get(key) as Composed | undefined;
   }
 
   keepComposition<Composed extends { readonly blocks: readonly { readonly text: string }[] }>(
     key: string,
     composed: Composed,
   ): void {
-    this.#compositions.set(key, composed);
+    this.#compositions.set(key, composed, true);
   }
 
   /** A body's chunk index for `relevant` (keyed by content, model media, tokenizer and where chunks start). */
-  chunkIndex(key: string, build: () => ChunkIndex): ChunkIndex {
-    const kept = getQuietly(this.#chunkIndexes, key);
+  chunkIndex(key: string, build: () => ChunkIndex, probation = false): ChunkIndex {
+    const kept = this.#chunkIndexes.get(key);
     if (kept) return kept;
     const index = build();
-    this.#chunkIndexes.set(key, index);
+    this.#chunkIndexes.set(key, index, probation);
     return index;
   }
 
@@ -211,6 +225,14 @@ export class DerivedCache implements ConversionMemo, BudgetMemo {
 }
 
 // --- Internal helpers ---
+
+/** One kind's store: its share, an eighth of it on probation. */
+function segmented<Value extends {}>(options: {
+  maxSize: number;
+  sizeCalculation: (value: Value, key: string) => number;
+}): SegmentedLru<Value> {
+  return new SegmentedLru({ ...options, probationMaxSize: Math.floor(options.maxSize / probationShare) });
+}
 
 const registryIds = new WeakMap<ConverterRegistry, number>();
 let lastRegistryId = 0;

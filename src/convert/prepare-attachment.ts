@@ -45,7 +45,8 @@ export interface Conversion {
 export interface ConversionMemo {
   conversionKey(sha256: string, converters: ConverterRegistry | undefined): string;
   conversion(key: string): Conversion | undefined;
-  keepConversion(key: string, conversion: Conversion): void;
+  /** `probation`: a message attachment's, likely used once (see docs/caches.md). */
+  keepConversion(key: string, conversion: Conversion, probation: boolean): void;
 }
 
 export interface Prepared {
@@ -84,7 +85,7 @@ export function prepareAttachment(
     );
     const sections = [...converted.sections, ...byteCapSections(result)].map(escapeSection);
     conversion = { converted, sections };
-    if (key !== undefined) derived?.cache.keepConversion(key, conversion);
+    if (key !== undefined) derived?.cache.keepConversion(key, conversion, attachment.scope === 'message');
   }
   const { converted, sections } = conversion;
   // Unchanged content prepared for the same attachment as before: the same object again, so

@@ -1,5 +1,7 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { ContentCache, type ReadRequest } from '../../src/cache/content-cache.js';
+import { ConverterRegistry } from '../../src/convert/converter-registry.js';
+import { plainTextConverter } from '../../src/convert/converters/plain-text-converter.js';
 import { startControlledServer } from '../support/controlled-server.js';
 import { startProviderHarness } from '../support/provider-harness.js';
 import { body } from './read-results.js';
@@ -121,7 +123,7 @@ describe('ContentCache admission: reads on probation', () => {
 });
 
 describe('a provider admits message attachments on probation', () => {
-  it('a new message attachment every turn does not push the pins out of the content cache', async () => {
+  it("a new message attachment every turn pushes neither the pins' content nor their conversions out", async () => {
     const pins = Array.from({ length: 6 }, (_, index) => `doc://pin/${index}`);
     const initial = Object.fromEntries(
       pins.map((uri) => [uri, [{ uri, mimeType: 'text/plain', text: `${uri} ${'p'.repeat(1000)}` }]]),
@@ -130,11 +132,23 @@ describe('a provider admits message attachments on probation', () => {
     onTestFinished(async () => {
       await server.close();
     });
+    const conversions = new Map<string, number>();
+    const converters = new ConverterRegistry().register({
+      ...plainTextConverter,
+      convert: (input) => {
+        conversions.set(input.uri, (conversions.get(input.uri) ?? 0) + 1);
+        return plainTextConverter.convert(input);
+      },
+    });
     // 10 KiB of main LRU holds the six pins (~1.5 KiB each, overhead included) and not one
-    // attachment more; 2 KiB of probation holds one attachment.
+    // attachment more; 2 KiB of probation holds one attachment. Conversions (~2 KiB each, UTF-16):
+    // 18 KiB, 2.25 KiB of them on probation.
     const { provider, attachments } = await startProviderHarness('memory', {
       extraServers: { controlled: server.serverConfig },
-      provider: { cache: { maxBytes: 12 * kib, probationMaxBytes: 2 * kib } },
+      provider: {
+        converters,
+        cache: { maxBytes: 12 * kib, probationMaxBytes: 2 * kib, derivedMaxBytes: 36 * kib },
+      },
     });
     for (const uri of pins)
       await attachments.pin({ scope: { pipelineId: 'support' }, server: 'controlled', uri });
@@ -149,7 +163,7 @@ describe('a provider admits message attachments on probation', () => {
       const pinned = trace.entries.filter((entry) => entry.uri.startsWith('doc://pin/'));
       expect(pinned.map((entry) => entry.cache)).toEqual(pins.map(() => (turn === 0 ? 'miss' : 'hit')));
     }
-    for (const uri of pins) expect(server.readCount(uri)).toBe(1);
+    for (const uri of pins) expect([server.readCount(uri), conversions.get(uri)]).toEqual([1, 1]);
     expect(provider.metrics?.probationBytesHeld).toBeGreaterThan(0);
     expect(provider.metrics?.promotions).toBe(0);
   });

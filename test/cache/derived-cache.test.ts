@@ -96,7 +96,7 @@ describe('DerivedCache', () => {
     expect(cache.bytesHeld).toBe(4);
   });
 
-  it('maxBytes bounds each kind: half for conversions, a quarter for token arrays, 3/32 for renderings and for compositions', async () => {
+  it('maxBytes bounds each kind: half for conversions, a quarter for token arrays, 3/32 for renderings and for compositions, an eighth of each on probation', async () => {
     const cache = new DerivedCache({ maxBytes: 3200 });
     const media = (length: number) =>
       conversion([
@@ -109,20 +109,42 @@ describe('DerivedCache', () => {
           data: 'x'.repeat(length),
         },
       ]);
-    // 1600 bytes of conversions fit, 1601 do not.
-    cache.keepConversion('fits', media(1600));
-    cache.keepConversion('over', media(1601));
+    // Of 1600 bytes of conversions, 1400 are main: a pin's conversion of 1400 bytes fits, 1401 do
+    // not; a message attachment's waits on probation's 200.
+    cache.keepConversion('fits', media(1400));
+    cache.keepConversion('over', media(1401));
+    cache.keepConversion('once', media(200), true);
+    cache.keepConversion('once too large', media(201), true);
+    expect(cache.bytesHeldByKind.conversions).toBe(1400 + 200);
     expect([cache.conversion('fits') !== undefined, cache.conversion('over')]).toEqual([true, undefined]);
-    // 800 bytes of token arrays (200 tokens) fit, 804 do not.
-    await cache.measureOnce('fits', 1000, async () => measure(200, true));
-    await cache.measureOnce('over', 1000, async () => measure(201, true));
-    expect(cache.bytesHeld).toBe(1600 + 800);
-    // 300 bytes of renderings fit (150 characters), 302 do not.
-    cache.keepRendering('fits', rendering('x'.repeat(150)));
-    cache.keepRendering('over', rendering('x'.repeat(151)));
+    // Of 800 bytes of token arrays, 700 (175 tokens) are main.
+    await cache.measureOnce('fits', 1000, async () => measure(175, true));
+    await cache.measureOnce('over', 1000, async () => measure(176, true));
+    expect(cache.bytesHeld).toBe(1400 + 200 + 700);
+    // Used again, the message attachment's conversion moves to main, pushing out the one there.
+    expect(cache.conversion('once')).toBeDefined();
+    expect(cache.conversion('fits')).toBeUndefined();
+    // Renderings start on probation (37 of their 300 bytes): 18 characters fit there. One of 131
+    // characters does not: it is kept the second time, in main (263 bytes); 132 never are.
+    cache.keepRendering('small', rendering('x'.repeat(18)));
+    expect(cache.rendering('small')).toBeDefined();
+    for (const [key, length] of [
+      ['fits', 131],
+      ['over', 132],
+    ] as const) {
+      cache.keepRendering(key, rendering('x'.repeat(length)));
+      expect(cache.rendering(key)).toBeUndefined();
+      cache.keepRendering(key, rendering('x'.repeat(length)));
+    }
     expect([cache.rendering('fits') !== undefined, cache.rendering('over')]).toEqual([true, undefined]);
-    cache.keepComposition('k', { blocks: [{ text: 'x'.repeat(149) }] });
-    cache.keepComposition('l', { blocks: [{ text: 'x'.repeat(150) }] });
+    // Compositions alike: the key's and the blocks' characters at 2 bytes.
+    for (const [key, length] of [
+      ['k', 130],
+      ['l', 131],
+    ] as const) {
+      cache.keepComposition(key, { blocks: [{ text: 'x'.repeat(length) }] });
+      cache.keepComposition(key, { blocks: [{ text: 'x'.repeat(length) }] });
+    }
     expect([cache.composition('k') !== undefined, cache.composition('l')]).toEqual([true, undefined]);
   });
 
@@ -130,7 +152,8 @@ describe('DerivedCache', () => {
     const text = (word: string) =>
       Array.from({ length: 40 }, (_, line) => `${word} ${line} of the log`).join('\n');
     const one = indexChunks(text('alpha'), 0);
-    const cache = new DerivedCache({ maxBytes: 16 * (one.bytes + 8) });
+    // A sixteenth of maxBytes, of which seven eighths main: room for one index, not two.
+    const cache = new DerivedCache({ maxBytes: 16 * Math.ceil(((one.bytes + 8) * 8) / 7) });
     let builds = 0;
     const build = (word: string) => () => {
       builds++;
@@ -148,9 +171,9 @@ describe('DerivedCache', () => {
     expect(builds).toBe(3);
   });
 
-  it('the default bound is 256 MiB (what a default 64 MiB content cache derives): a 128 MiB conversion is kept, one byte more is not', () => {
+  it('the default bound is 256 MiB (what a default 64 MiB content cache derives): a 112 MiB conversion (7/8 of the half) is kept, one byte more is not', () => {
     const cache = new DerivedCache();
-    const data = 'x'.repeat(128 * 1024 * 1024);
+    const data = 'x'.repeat(112 * 1024 * 1024);
     const media = (text: string) =>
       conversion([
         { kind: 'media', uri: 'x', mimeType: 'image/png', mediaKind: 'image', bytes: 1, data: text },
@@ -167,6 +190,56 @@ describe('DerivedCache', () => {
         expect.objectContaining({ code: 'INVALID_OPTION', field: 'derived.maxBytes' }),
       );
     }
+  });
+
+  describe('admission', () => {
+    const text = (length: number) => conversion([{ kind: 'text', text: 'x'.repeat(length) } as never]);
+
+    it("a stream of message attachments' conversions and counts evicts no pin's", async () => {
+      // Conversions: 8000 bytes, 7000 main, 1000 on probation. Measures: 3500 main, 500 probation.
+      const cache = new DerivedCache({ maxBytes: 16_000 });
+      for (let pin = 0; pin < 7; pin++) {
+        cache.keepConversion(`pin ${pin}`, text(500));
+        await cache.measureOnce(`pin ${pin}`, 1000, async () => measure(125, true));
+      }
+      for (let once = 0; once < 100; once++) {
+        cache.keepConversion(`once ${once}`, text(250), true);
+        await cache.measureOnce(`once ${once}`, 1000, async () => measure(62, true), true);
+      }
+      expect(cache.bytesHeldByKind).toMatchObject({ conversions: 7000 + 1000, measures: 3500 + 496 });
+      let counts = 0;
+      for (let pin = 0; pin < 7; pin++) {
+        expect(cache.conversion(`pin ${pin}`)).toBeDefined();
+        await cache.measureOnce(`pin ${pin}`, 1000, async () => {
+          counts++;
+          return measure(125, true);
+        });
+      }
+      expect(counts).toBe(0);
+    });
+
+    it('renderings and compositions start on probation: used once they stay within it, used again they move to main', () => {
+      // Renderings and compositions: 3000 bytes each, 375 on probation.
+      const cache = new DerivedCache({ maxBytes: 32_000 });
+      cache.keepRendering('repeated', rendering('r'.repeat(100)));
+      cache.keepComposition('repeated', { blocks: [{ text: 'c'.repeat(100) }] });
+      expect(cache.rendering('repeated')).toBeDefined();
+      expect(cache.composition('repeated')).toBeDefined();
+      for (let turn = 0; turn < 200; turn++) {
+        cache.keepRendering(`first turn ${turn}`, rendering('r'.repeat(90)));
+        cache.keepComposition(`first turn ${turn}`, { blocks: [{ text: 'c'.repeat(90) }] });
+        expect(cache.bytesHeldByKind.renderings).toBeLessThanOrEqual(200 + 375);
+        expect(cache.bytesHeldByKind.compositions).toBeLessThanOrEqual(2 * 'repeated'.length + 200 + 375);
+      }
+      expect(cache.rendering('repeated')).toBeDefined();
+      expect(cache.composition('repeated')).toBeDefined();
+      expect(cache.rendering('first turn 0')).toBeUndefined();
+      // Pushed out of probation unused, then kept again: its second keep enters main.
+      cache.keepRendering('first turn 0', rendering('r'.repeat(90)));
+      for (let turn = 200; turn < 220; turn++)
+        cache.keepRendering(`first turn ${turn}`, rendering('r'.repeat(90)));
+      expect(cache.rendering('first turn 0')).toBeDefined();
+    });
   });
 
   describe('measureOnce', () => {
@@ -201,14 +274,14 @@ describe('DerivedCache', () => {
     });
 
     it('a finished count is not answered again once its measure has been evicted', async () => {
-      // Measures get a quarter of 800 bytes: 50 tokens of 4 bytes.
+      // Measures get a quarter of 800 bytes, 175 of them main: 43 tokens of 4 bytes.
       const cache = new DerivedCache({ maxBytes: 800 });
       let counts = 0;
       const first = await cache.measureOnce('a', 10, async () => {
         counts++;
         return measure(20, true);
       });
-      await cache.measureOnce('b', 10, async () => measure(50, true));
+      await cache.measureOnce('b', 10, async () => measure(30, true));
       const again = await cache.measureOnce('a', 10, async () => {
         counts++;
         return measure(20, true);

@@ -113,7 +113,7 @@ function indexFor(request: TruncationRequest, from: number): ChunkIndex {
   const build = () => indexChunks(request.body, from);
   const derived = request.chunks;
   if (!derived) return build();
-  const index = derived.memo.chunkIndex(`${derived.key}\u0000${from}`, build);
+  const index = derived.memo.chunkIndex(`${derived.key}\u0000${from}`, build, derived.probation === true);
   // A kept index read with another body would cut the wrong text: never, but cheap to rule out.
   return index.bodyLength === request.body.length && index.from === from ? index : build();
 }

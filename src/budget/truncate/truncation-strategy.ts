@@ -28,13 +28,13 @@ export interface TruncationRequest {
    * the key naming the body (its content, the model's media and the tokenizer). Without it, each
    * cut derives them afresh.
    */
-  readonly chunks?: { readonly memo: ChunkMemo; readonly key: string };
+  readonly chunks?: { readonly memo: ChunkMemo; readonly key: string; readonly probation?: boolean };
 }
 
 /** Keeps each body's chunk index (see chunk-index.ts), bounded. */
 export interface ChunkMemo {
-  /** The index kept under `key`, or `build()`'s, kept. */
-  chunkIndex(key: string, build: () => ChunkIndex): ChunkIndex;
+  /** The index kept under `key`, or `build()`'s, kept (`probation`: a message attachment's). */
+  chunkIndex(key: string, build: () => ChunkIndex, probation: boolean): ChunkIndex;
 }
 
 export interface TruncationResult {
