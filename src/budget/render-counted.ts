@@ -1,7 +1,7 @@
 import type { EscapedText } from '../render/escaped-text.js';
 import { frameResource } from '../render/frame-resource.js';
 import type { BlockProvenance, ContextBlock, MediaPart } from '../types.js';
-import type { ComposeOptions } from './composable-attachment.js';
+import type { ComposeOptions, CountedBlock } from './composable-attachment.js';
 import { countJoined, type JoinedPart } from './count-joined.js';
 import { frameFactsKey } from './frame-facts-key.js';
 import { type BodyMeasure, measureBody } from './measure-body.js';
@@ -19,6 +19,12 @@ export interface FitContext {
   readonly options: ComposeOptions;
   readonly maxTokens: number;
   readonly preambleTokens: number;
+  /**
+   * This turn's renderings by key: the fit's later passes find them here, so the derived cache
+   * sees one use per turn (a second pass is not a later turn's use: it would move a first turn's
+   * renderings off probation).
+   */
+  readonly renderedThisTurn?: Map<string, CountedBlock>;
 }
 
 /**
@@ -34,13 +40,20 @@ export async function renderCounted(
   if (decision.fate === 'omitted') return { block: undefined, tokens: 0 };
   const memo = context.options.derived;
   const key = memo && renderingKey(attachment, decision, context);
-  const known = key === undefined ? undefined : memo?.rendering(key);
-  if (known) return known;
+  const known = key === undefined ? undefined : (context.renderedThisTurn?.get(key) ?? memo?.rendering(key));
+  if (known) {
+    if (key !== undefined) context.renderedThisTurn?.set(key, known);
+    return known;
+  }
   const rendered = await renderAttachment(attachment, decision, context);
   if (!rendered) return { block: undefined, tokens: 0 };
   const { block, parts } = rendered;
   const tokens = await countJoined(parts, context.tokenizer);
-  if (key !== undefined) memo?.keepRendering(key, { block, tokens });
+  if (key !== undefined) {
+    const counted = { block, tokens };
+    memo?.keepRendering(key, counted);
+    context.renderedThisTurn?.set(key, counted);
+  }
   return { block, tokens };
 }
 
