@@ -1,4 +1,5 @@
 import { get_encoding } from 'tiktoken';
+import { bodyWords } from '../support/bulk-server.js';
 import { type ChatHost, type ChatTurn, floorHost, libraryHost } from '../support/chat-hosts.js';
 import { withEncoderLoaded } from '../support/context-bench.js';
 import { collectGarbage, percentile, round } from '../support/measure.js';
@@ -217,31 +218,8 @@ export const readme: ReadmeRow = {
 
 // --- Internal helpers ---
 
-const vocabulary = [
-  'checkout',
-  'cart',
-  'payment',
-  'service',
-  'validates',
-  'reserves',
-  'stock',
-  'before',
-  'charging',
-  'customer',
-  'order',
-  'retries',
-  'webhook',
-  'idempotent',
-  'ledger',
-  'refund',
-  'invoice',
-  'tax',
-  'shipping',
-  'why',
-  'does',
-  'fail',
-  'when',
-];
+// A host's question: the bodies' own words (so `relevant` has terms to score) and a few of its own.
+const vocabulary = [...bodyWords.filter((word) => word !== 'the'), 'why', 'does', 'fail', 'when'];
 
 /** New turns: message text from a fixed random sequence, an attachment no turn has read. */
 class TurnMaker {

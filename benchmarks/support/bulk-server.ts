@@ -67,9 +67,8 @@ export function startBulkServer(
   };
 }
 
-// --- Internal helpers ---
-
-const words = [
+/** The words every generated body is made of (a query that should match bodies draws on them). */
+export const bodyWords: readonly string[] = [
   'checkout',
   'cart',
   'payment',
@@ -108,8 +107,8 @@ export function makeText(bytes: number, seed: number): string {
   for (let line = 0; length < bytes; line++) {
     const text =
       line % 5 === 4
-        ? `  const ${words[next() % words.length]}${line} = await ${words[next() % words.length]}(${next() % 1000});`
-        : Array.from({ length: 8 + (next() % 8) }, () => words[next() % words.length]).join(' ');
+        ? `  const ${bodyWords[next() % bodyWords.length]}${line} = await ${bodyWords[next() % bodyWords.length]}(${next() % 1000});`
+        : Array.from({ length: 8 + (next() % 8) }, () => bodyWords[next() % bodyWords.length]).join(' ');
     lines.push(text);
     length += text.length + 1;
   }
