@@ -77,7 +77,7 @@ function resolveAnew(input: TurnAttachments): ResolvedAttachment[] {
       winners.push(candidate);
       return;
     }
-    // A stored pin's resolution is shared by every turn (see resolvePin): the merged winner is a copy.
+    // A pin's resolution is shared by every turn (see resolvePin): the merged winner is a copy.
     const winner = winners[position] as ResolvedAttachment;
     const superseded = {
       scope: candidate.scope,
@@ -94,64 +94,83 @@ function resolveAnew(input: TurnAttachments): ResolvedAttachment[] {
   return winners;
 }
 
-/** A resolution of stored pins alone, with the pin lists it was made from. */
+/** A resolution of stored pins alone, with the pins (and their versions) it was made from. */
 interface Resolution {
   readonly pipeline: readonly Attachment[];
   readonly conversation: readonly Attachment[];
+  /** Each pin's version when it was resolved, pipeline pins first. */
+  readonly versions: readonly string[];
   readonly resolved: readonly ResolvedAttachment[];
 }
 
 // The last resolution of each set of stored pins, by its first conversation pin, else its first
-// pipeline pin: the turns of many conversations of one pipeline each keep their own. Frozen pins (the memory
-// store's; re-pinning makes a new object) resolve the same way every turn, merges included: a turn
-// whose pins are the very objects of the last one's, without message attachments, gets the same
-// list, and each step after it can tell an unchanged attachment by identity.
+// pipeline pin: the turns of many conversations of one pipeline each keep their own. A pin's
+// `version` names one state of it (a new one on every write, see Attachment.version), so a turn
+// whose pins are the same pins at the same versions as the last one's, without message
+// attachments, gets the same list, merges included. Pins without a version (a host's own store
+// may not set one) are resolved on every turn.
 const resolutions = new WeakMap<Attachment, Resolution>();
 
 function lastResolutionOf(input: TurnAttachments): readonly ResolvedAttachment[] | undefined {
   const first = input.conversation[0] ?? input.pipeline[0];
   if (!first || input.message.length > 0) return undefined;
   const kept = resolutions.get(first);
-  return kept &&
-    sameObjects(kept.pipeline, input.pipeline) &&
-    sameObjects(kept.conversation, input.conversation)
-    ? kept.resolved
-    : undefined;
+  if (!kept) return undefined;
+  const unchanged =
+    samePins(kept.pipeline, input.pipeline, kept.versions, 0) &&
+    samePins(kept.conversation, input.conversation, kept.versions, kept.pipeline.length);
+  return unchanged ? kept.resolved : undefined;
 }
 
 function keepResolution(input: TurnAttachments, resolved: readonly ResolvedAttachment[]): void {
   const first = input.conversation[0] ?? input.pipeline[0];
   if (!first || input.message.length > 0) return;
-  if (!input.pipeline.every(Object.isFrozen) || !input.conversation.every(Object.isFrozen)) return;
-  // Copies of lists a store could change later; a frozen list (the stores' own) is kept as it is.
+  const versions: string[] = [];
+  for (const list of [input.pipeline, input.conversation]) {
+    for (const attachment of list) {
+      if (attachment.version === undefined) return;
+      versions.push(attachment.version);
+    }
+  }
+  // Copies: a store may change the lists it handed out.
   resolutions.set(first, {
-    pipeline: Object.isFrozen(input.pipeline) ? input.pipeline : [...input.pipeline],
-    conversation: Object.isFrozen(input.conversation) ? input.conversation : [...input.conversation],
+    pipeline: [...input.pipeline],
+    conversation: [...input.conversation],
+    versions,
     resolved,
   });
 }
 
-function sameObjects<Item>(a: readonly Item[], b: readonly Item[]): boolean {
-  // The very list (a store's frozen one, unchanged since): no element to compare.
-  if (a === b) return true;
-  if (a.length !== b.length) return false;
-  for (let index = 0; index < a.length; index++) if (a[index] !== b[index]) return false;
+function samePins(
+  kept: readonly Attachment[],
+  now: readonly Attachment[],
+  versions: readonly string[],
+  offset: number,
+): boolean {
+  if (kept.length !== now.length) return false;
+  for (let index = 0; index < kept.length; index++) {
+    const pin = now[index] as Attachment;
+    if (pin !== kept[index] || pin.version !== versions[offset + index]) return false;
+  }
   return true;
 }
 
-// A frozen pin (the memory store's are; re-pinning makes a new object) resolves the same way on
-// every turn: resolved once, not once per turn. Pins a store builds anew for each list (rows) or
-// could still change are resolved every time.
-const resolvedPins = new WeakMap<Attachment, ResolvedAttachment>();
+// A pin's resolution at its version: resolved once, not once per turn (a store hands out the same
+// pin object while its row is unchanged, see InternedPins). Pins without a version are resolved
+// every time.
+const resolvedPins = new WeakMap<
+  Attachment,
+  { readonly version: string; readonly resolved: ResolvedAttachment }
+>();
 
 function resolvePin(attachment: Attachment, scope: 'conversation' | 'pipeline'): ResolvedAttachment {
-  if (!Object.isFrozen(attachment)) return toCandidate(attachment, scope, attachment.id);
+  const version = attachment.version;
+  if (version === undefined) return toCandidate(attachment, scope, attachment.id);
   const known = resolvedPins.get(attachment);
-  if (known?.scope === scope) return known;
-  // Frozen like the pin (its `superseded` is typed read-only: a frozen array is iterated through
-  // an iterator object per loop in Node 20, a plain one is not).
+  if (known?.version === version && known.resolved.scope === scope) return known.resolved;
+  // Frozen: every turn gets this one object, so no step may change it.
   const resolved = Object.freeze(toCandidate(attachment, scope, attachment.id));
-  resolvedPins.set(attachment, resolved);
+  resolvedPins.set(attachment, { version, resolved });
   return resolved;
 }
 

@@ -252,9 +252,9 @@ function peekContent(attachment: FetchTarget, context: FetchContext): CacheRead 
   return context.cache?.peek(peekRequestOf(attachment, identity, partitionOf(server, context)));
 }
 
-// The peek request of each frozen target (a stored pin resolves to the same frozen object every
-// turn), per principal: a warm turn's peeks allocate no request, and the cache keeps its key by
-// it. Targets built for one turn get a request built for it, and nothing is kept for them.
+// The peek request of each target, per principal: a pin's target is one object while the pin is
+// unchanged (see resolvePin), so a warm turn's peeks allocate no request, and the cache keeps its
+// key by it (a frozen request). A target built for one turn gets one for that turn, dropped with it.
 const peekRequests = new WeakMap<FetchTarget, ReadRequest>();
 
 function peekRequestOf(
@@ -262,10 +262,9 @@ function peekRequestOf(
   identity: string,
   principal: string | undefined,
 ): ReadRequest {
-  const { server, uri } = attachment;
-  if (!Object.isFrozen(attachment)) return { server, identity, uri, principal };
   const kept = peekRequests.get(attachment);
   if (kept && kept.principal === principal && kept.identity === identity) return kept;
+  const { server, uri } = attachment;
   const request = Object.freeze({ server, identity, uri, principal });
   peekRequests.set(attachment, request);
   return request;

@@ -11,6 +11,10 @@ const pin = (id: string, uri: string, scope: Attachment['scope'], priority?: num
   ...(priority !== undefined && { priority }),
 });
 
+/** A pin as the library's stores hand it out: with a version (and frozen, as they are). */
+const stored = (id: string, uri: string, scope: Attachment['scope'], version = '1', priority?: number) =>
+  Object.freeze({ ...pin(id, uri, scope, priority), version });
+
 describe('resolveTurnAttachments', () => {
   it('orders by scope, then priority, then the order added (equal ones keep it), unresolved last', () => {
     const pipeline = { pipelineId: 'support' };
@@ -87,10 +91,11 @@ describe('resolveTurnAttachments', () => {
 describe('resolveTurnAttachments across turns', () => {
   const scope = { pipelineId: 'support' };
 
-  it('a frozen pin resolves to one frozen object every turn; a pin that may change, anew each turn', () => {
-    const frozen = Object.freeze(pin('p1', 'gitnexus://a', scope, 2));
-    const row = pin('p2', 'gitnexus://b', scope);
-    const turn = () => resolveTurnAttachments({ pipeline: [frozen, row], conversation: [], message: [] });
+  it('a pin with a version resolves to one object every turn at that version; a pin without one, anew each turn', () => {
+    const versioned = stored('p1', 'gitnexus://a', scope, '7', 2);
+    const unversioned = pin('p2', 'gitnexus://b', scope);
+    const turn = () =>
+      resolveTurnAttachments({ pipeline: [versioned, unversioned], conversation: [], message: [] });
     const [first, second] = [turn(), turn()];
     expect(second[0]).toBe(first[0]);
     expect(Object.isFrozen(first[0])).toBe(true);
@@ -104,14 +109,42 @@ describe('resolveTurnAttachments across turns', () => {
     });
     expect(second[1]).not.toBe(first[1]);
     expect(second[1]).toEqual(first[1]);
+    // A frozen pin without a version is not taken for unchanged either: the version is the contract.
+    const frozenOnly = Object.freeze(pin('p3', 'gitnexus://c', scope));
+    const once = resolveTurnAttachments({ pipeline: [frozenOnly], conversation: [], message: [] });
+    expect(resolveTurnAttachments({ pipeline: [frozenOnly], conversation: [], message: [] })[0]).not.toBe(
+      once[0],
+    );
     // The same pin object listed under another scope is resolved for that scope.
-    const asConversation = resolveTurnAttachments({ pipeline: [], conversation: [frozen], message: [] });
+    const asConversation = resolveTurnAttachments({ pipeline: [], conversation: [versioned], message: [] });
     expect(asConversation[0]).toMatchObject({ scope: 'conversation', attachmentId: 'p1' });
   });
 
+  it('a pin written again (a new version, even on the same object) is resolved anew', () => {
+    const mutable: Attachment & { version: string; priority: number } = {
+      ...pin('p1', 'gitnexus://a', scope),
+      version: '1',
+      priority: 1,
+    };
+    const other = stored('p2', 'gitnexus://b', scope, '1', 5);
+    const turn = () => resolveTurnAttachments({ pipeline: [mutable, other], conversation: [], message: [] });
+    const first = turn();
+    expect(turn()).toBe(first);
+    expect(first.map((attachment) => attachment.uri)).toEqual(['gitnexus://b', 'gitnexus://a']);
+    // A store that writes in place raises the version with the change.
+    mutable.priority = 9;
+    mutable.version = '2';
+    const rewritten = turn();
+    expect(rewritten).not.toBe(first);
+    expect(rewritten.map((attachment) => [attachment.uri, attachment.priority])).toEqual([
+      ['gitnexus://a', 9],
+      ['gitnexus://b', 5],
+    ]);
+  });
+
   it('merging a duplicate never changes a kept resolution: the winner of that turn is a copy', () => {
-    const wide = Object.freeze(pin('p1', 'gitnexus://repos', scope));
-    const narrow = Object.freeze(pin('c1', 'gitnexus://repos', { conversationId: 'c' }));
+    const wide = stored('p1', 'gitnexus://repos', scope);
+    const narrow = stored('c1', 'gitnexus://repos', { conversationId: 'c' });
     const alone = resolveTurnAttachments({ pipeline: [], conversation: [narrow], message: [] });
     const merged = resolveTurnAttachments({ pipeline: [wide], conversation: [narrow], message: [] });
     expect(merged).toEqual([{ ...alone[0], superseded: [{ scope: 'pipeline', attachmentId: 'p1' }] }]);
@@ -121,10 +154,10 @@ describe('resolveTurnAttachments across turns', () => {
     expect(again[0]?.superseded).toEqual([]);
   });
 
-  it('the same frozen pins as the last turn, in new lists, resolve to the same list, merges included', () => {
-    const wide = Object.freeze(pin('p1', 'gitnexus://repos', scope));
-    const other = Object.freeze(pin('p2', 'gitnexus://other', scope));
-    const narrow = Object.freeze(pin('c1', 'gitnexus://repos', { conversationId: 'c' }));
+  it('the same pins at the same versions as the last turn, in new lists, resolve to the same list, merges included', () => {
+    const wide = stored('p1', 'gitnexus://repos', scope);
+    const other = stored('p2', 'gitnexus://other', scope);
+    const narrow = stored('c1', 'gitnexus://repos', { conversationId: 'c' });
     const turn = () =>
       resolveTurnAttachments({ pipeline: [wide, other], conversation: [narrow], message: [] });
     const first = turn();
@@ -134,7 +167,7 @@ describe('resolveTurnAttachments across turns', () => {
       ['pipeline', 'gitnexus://other'],
     ]);
     // A pin added after the others (same first pin) or taken away is a new list.
-    const added = Object.freeze(pin('p3', 'gitnexus://added', scope));
+    const added = stored('p3', 'gitnexus://added', scope);
     const grown = resolveTurnAttachments({
       pipeline: [wide, other, added],
       conversation: [narrow],
@@ -150,9 +183,9 @@ describe('resolveTurnAttachments across turns', () => {
   });
 
   it('conversations of one pipeline keep their own resolutions: turns of one and the other in turn each get their list again', () => {
-    const shared = Object.freeze(pin('p1', 'gitnexus://repos', scope));
-    const one = Object.freeze(pin('c1', 'gitnexus://one', { conversationId: 'one' }));
-    const two = Object.freeze(pin('c2', 'gitnexus://two', { conversationId: 'two' }));
+    const shared = stored('p1', 'gitnexus://repos', scope);
+    const one = stored('c1', 'gitnexus://one', { conversationId: 'one' });
+    const two = stored('c2', 'gitnexus://two', { conversationId: 'two' });
     const turn = (conversation: Attachment) =>
       resolveTurnAttachments({ pipeline: [shared], conversation: [conversation], message: [] });
     const [first, second] = [turn(one), turn(two)];
@@ -162,27 +195,32 @@ describe('resolveTurnAttachments across turns', () => {
   });
 
   it('a list the store changes in place after handing it out is resolved as it is now', () => {
-    const first = Object.freeze(pin('p1', 'gitnexus://a', scope));
+    const first = stored('p1', 'gitnexus://a', scope);
     const list: Attachment[] = [first];
     expect(resolveTurnAttachments({ pipeline: list, conversation: [], message: [] })).toHaveLength(1);
-    list.push(Object.freeze(pin('p2', 'gitnexus://b', scope)));
+    list.push(stored('p2', 'gitnexus://b', scope));
     const again = resolveTurnAttachments({ pipeline: list, conversation: [], message: [] });
     expect(again.map((attachment) => attachment.uri)).toEqual(['gitnexus://a', 'gitnexus://b']);
+    // Replaced in place by another pin at the same position.
+    list[1] = stored('p3', 'gitnexus://c', scope);
+    const replaced = resolveTurnAttachments({ pipeline: list, conversation: [], message: [] });
+    expect(replaced.map((attachment) => attachment.uri)).toEqual(['gitnexus://a', 'gitnexus://c']);
   });
 
-  it('pins that may change, or a turn with message attachments, are resolved anew', () => {
-    const frozen = Object.freeze(pin('p1', 'gitnexus://a', scope));
-    const row = pin('p2', 'gitnexus://b', scope);
-    const rows = () => resolveTurnAttachments({ pipeline: [frozen, row], conversation: [], message: [] });
+  it('pins without a version, or a turn with message attachments, are resolved anew', () => {
+    const versioned = stored('p1', 'gitnexus://a', scope);
+    const unversioned = pin('p2', 'gitnexus://b', scope);
+    const rows = () =>
+      resolveTurnAttachments({ pipeline: [versioned, unversioned], conversation: [], message: [] });
     expect(rows()).not.toBe(rows());
     const withMessage = () =>
       resolveTurnAttachments({
-        pipeline: [frozen],
+        pipeline: [versioned],
         conversation: [],
         message: [{ server: 'gitnexus', uri: 'gitnexus://m' }],
       });
     // Kept without the message, and still not answered to a turn that has one.
-    resolveTurnAttachments({ pipeline: [frozen], conversation: [], message: [] });
+    resolveTurnAttachments({ pipeline: [versioned], conversation: [], message: [] });
     const [one, two] = [withMessage(), withMessage()];
     expect(two).not.toBe(one);
     expect(two.map((attachment) => attachment.uri)).toEqual(['gitnexus://m', 'gitnexus://a']);
