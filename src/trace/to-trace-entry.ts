@@ -32,27 +32,10 @@ export function toTraceEntry(
     else entry.error = { code: fate.error.code, message: fate.error.message };
     return Object.freeze(entry);
   }
-  // A warm turn traces an unchanged attachment with the same fate and composition as the last
-  // turn (both kept across turns): its entry is that turn's again, not a copy.
-  const last = lastEntries.get(fate);
-  if (
-    last &&
-    last.composed === composed &&
-    last.entry.change === change &&
-    sameProvenance(last.entry, attachment)
-  )
-    return last.entry;
-  const entry = readyEntry(attachment, fate, composed, change);
-  lastEntries.set(fate, { composed, entry });
-  return entry;
+  return readyEntry(attachment, fate, composed, change);
 }
 
 // --- Internal helpers ---
-
-// The last entry made for each ready fate, with the composition it was made from. An entry may
-// be handed to the host in several turns' traces: every entry is frozen, so no host can change
-// another turn's trace through it.
-const lastEntries = new WeakMap<AttachmentFate, { composed: ComposedFacts | undefined; entry: TraceEntry }>();
 
 function readyEntry(
   attachment: TracedAttachment,
@@ -101,21 +84,6 @@ function readyEntry(
   if (converted.notes.length > 0) entry.notes = converted.notes;
   if (change !== undefined) entry.change = change;
   return Object.freeze(entry);
-}
-
-/** Whether `entry` names the attachment as the trace would now: everything addProvenance reads. */
-function sameProvenance(entry: TraceEntry, attachment: TracedAttachment): boolean {
-  return (
-    entry.scope === attachment.scope &&
-    entry.server === attachment.server &&
-    entry.uri === attachment.uri &&
-    entry.attachmentId === attachment.attachmentId &&
-    entry.template === attachment.template &&
-    entry.lastModified === attachment.lastModified &&
-    entry.skillName === attachment.skillName &&
-    (entry.superseded === attachment.superseded ||
-      (entry.superseded.length === 0 && attachment.superseded.length === 0))
-  );
 }
 
 function addProvenance(entry: Writable<TraceEntry>, attachment: TracedAttachment): void {

@@ -71,7 +71,7 @@ describe('a warm turn', () => {
     expect(recording.calls.counted).toEqual([]);
   });
 
-  it("traces an unchanged attachment with the last warm turn's entry: the same frozen object, durationMs 0", async () => {
+  it('traces an unchanged attachment as the last warm turn did: an equal frozen entry, durationMs 0', async () => {
     const { attachments, provider } = await startProviderHarness('memory', {
       provider: { budget: { maxTokens: 1200 }, serverInstructions: false },
     });
@@ -88,8 +88,8 @@ describe('a warm turn', () => {
       ['hit', 'unchanged', 0],
     ]);
     warm.trace.entries.forEach((entry, index) => {
-      expect(again.trace.entries[index]).toBe(entry);
-      expect(Object.isFrozen(entry)).toBe(true);
+      expect(again.trace.entries[index]).toEqual(entry);
+      expect(Object.isFrozen(again.trace.entries[index])).toBe(true);
     });
     expect(again.trace.turnId).not.toBe(warm.trace.turnId);
 
