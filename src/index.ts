@@ -44,6 +44,7 @@ export type {
   SharedCacheStatus,
   SupersededAttachment,
   TraceEntry,
+  TraceServer,
   TraceStatus,
   TruncationStrategyName,
   Turn,

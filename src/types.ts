@@ -282,6 +282,19 @@ export interface InjectionTrace {
   readonly entries: readonly TraceEntry[];
   /** Server instructions considered for this turn, per server, when the provider injects them. */
   readonly instructions?: readonly InstructionsEntry[];
+  /**
+   * The servers the entries name (by `server`), in the order they first appear, each with the
+   * MCP revision its session speaks; a server no session has told it yet is left out. Absent
+   * when none is known.
+   */
+  readonly servers?: readonly TraceServer[];
+}
+
+/** A server of a turn's trace and the MCP revision its current (or last) session negotiated. */
+export interface TraceServer {
+  readonly server: string;
+  /** `2025-11-25` (or an older revision a 2025 server chose), `2026-07-28` for a server of the stateless revision. */
+  readonly protocolVersion: string;
 }
 
 /** What became of one server's `initialize` instructions in a turn. */

@@ -92,6 +92,7 @@ const publicApi: Record<string, readonly string[]> = {
     'SupersededAttachment',
     'Tokenizer',
     'TraceEntry',
+    'TraceServer',
     'TraceStatus',
     'TruncationStrategyName',
     'Turn',

@@ -170,6 +170,15 @@ export class McpServerRegistry extends EventEmitter<RegistryEvents> implements S
     return this.#pool.statuses();
   }
 
+  /**
+   * The MCP revision `server`'s current or last session speaks (the status's `protocolVersion`),
+   * cheaply, for a turn's trace: a per-user server's is the principal's open session's. Undefined
+   * when no session has said it (none opened yet, no principal, an unknown name).
+   */
+  protocolVersionOf(server: string, principal?: string): string | undefined {
+    return this.#pool.openConnection(server, principal)?.protocolVersion;
+  }
+
   listResources(
     server: string,
     options: ListOptions = {},

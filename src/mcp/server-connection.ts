@@ -167,6 +167,11 @@ export class ServerConnection {
     return this.#status.state;
   }
 
+  /** The MCP revision the current or last session speaks (`2025-11-25`, `2026-07-28`, …). */
+  get protocolVersion(): string | undefined {
+    return this.#status.protocolVersion;
+  }
+
   /**
    * What the server sent (instructions, server info, errors) can echo a credential, and an error
    * can quote a URL with its userinfo: neither is here.

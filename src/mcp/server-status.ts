@@ -65,6 +65,11 @@ export class ServerStatusRecord {
     return this.#status.state;
   }
 
+  /** The current or last session's revision, without a snapshot (a turn's trace asks every turn). */
+  get protocolVersion(): string | undefined {
+    return this.#status.protocolVersion;
+  }
+
   update(changes: Partial<Omit<ServerStatus, 'server' | 'configuredTransport'>>): void {
     this.#status = { ...this.#status, ...changes };
   }

@@ -198,7 +198,7 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
       const steps = () => this.#steps({ turn, spans, deadline, startedAt, actor, budget, counting, listed });
       const started = { startedAt, at: deadline.started };
       const result = this.#kept
-        ? await this.#kept.provide(turn, actor, listed, budget, started, steps)
+        ? await this.#kept.provide(turn, actor, listed, budget, started, steps, this.#revisionOf(turn))
         : (await steps()).result;
       this.#telemetry?.recordTurn(result.trace);
       this.emit('injected', result.trace, result.blocks);
@@ -248,7 +248,10 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
 
     // 7 trace
     const facts = turnFacts(turn, startedAt, deadline.started, budget.maxTokens, counting, options, context);
-    const trace = traceTurn({ ...facts, items: attachments }, this.#changes);
+    const trace = traceTurn(
+      { ...facts, items: attachments, revisionOf: this.#revisionOf(turn) },
+      this.#changes,
+    );
     spans.closeAttachments(trace.entries);
     // Frozen, as the trace's entries are: a kept turn answers the same arrays again.
     const result = { blocks: Object.freeze(context.blocks), trace };
@@ -261,6 +264,13 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
         ...(sessionsOpened !== undefined && { sessionsOpened }),
       },
     };
+  }
+
+  /** The MCP revision each server's session speaks, as the turn's trace names it (its principal's, per-user). */
+  #revisionOf(turn: Turn): (server: string) => string | undefined {
+    const servers = this.#servers;
+    const { principal } = turn;
+    return (server) => servers.protocolVersionOf(server, principal);
   }
 
   /** What every attachment of the turn is fetched with. */
@@ -395,7 +405,7 @@ function turnFacts(
   counting: ChosenTokenizer,
   options: { readonly safetyMargin?: number },
   context: TurnContext,
-): Omit<TurnFacts, 'items'> {
+): Omit<TurnFacts, 'items' | 'revisionOf'> {
   return {
     turnId: turn.turnId ?? randomTurnId(),
     pipelineId: turn.pipelineId,

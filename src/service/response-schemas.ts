@@ -134,6 +134,7 @@ export const injectionTraceSchema = named(
         }),
       )
       .optional(),
+    servers: z.array(z.strictObject({ server: z.string(), protocolVersion: z.string() })).optional(),
   }),
   { id: 'InjectionTrace', description: 'One per turn: every attachment with its fate.' },
 );

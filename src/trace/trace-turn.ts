@@ -3,6 +3,7 @@ import type { AttachmentFate, ComposedFacts, TracedAttachment } from './attachme
 import type { ChangeTracker } from './change-tracker.js';
 import { historyKeyOf } from './history-key.js';
 import { toTraceEntry } from './to-trace-entry.js';
+import { traceServersOf } from './trace-servers.js';
 
 /** One attachment of the turn, with its fate and what the budget made of it (none where it never reached the budget). */
 export interface TracedItem {
@@ -12,18 +13,32 @@ export interface TracedItem {
 }
 
 /** The turn's own facts as the trace reports them, with its attachments still to be traced. */
-export type TurnFacts = Omit<InjectionTrace, 'entries'> & {
+export type TurnFacts = Omit<InjectionTrace, 'entries' | 'servers'> & {
   /** Every attachment of the turn, in resolve order. */
   readonly items: readonly TracedItem[];
+  /** The MCP revision a server's session speaks, for the trace's servers section (see traceServersOf). */
+  readonly revisionOf: (server: string) => string | undefined;
 };
 
 /**
  * Step 7, trace: one InjectionTrace for the turn, every attachment with its fate. What was
  * injected is compared (by sha256) with the last turn of the same history — the conversation,
- * or the pipeline for turns without one — to say what changed.
+ * or the pipeline for turns without one — to say what changed. The servers the entries name
+ * are listed with the revision each one's session speaks.
  */
 export function traceTurn(facts: TurnFacts, changes: ChangeTracker): InjectionTrace {
   const history = historyKeyOf(facts);
+  const entries = Object.freeze(
+    facts.items.map(({ attachment, fate, composed }) => {
+      const injected =
+        fate.kind === 'ready' && composed !== undefined && composed.decision.fate !== 'omitted';
+      const change = injected
+        ? changes.observe(history, attachment.server, attachment.uri, fate.converted.sha256)
+        : undefined;
+      return toTraceEntry(attachment, fate, composed, change);
+    }),
+  );
+  const servers = traceServersOf(entries, facts.revisionOf);
   return {
     turnId: facts.turnId,
     pipelineId: facts.pipelineId,
@@ -31,16 +46,8 @@ export function traceTurn(facts: TurnFacts, changes: ChangeTracker): InjectionTr
     startedAt: facts.startedAt,
     durationMs: facts.durationMs,
     budget: facts.budget,
-    entries: Object.freeze(
-      facts.items.map(({ attachment, fate, composed }) => {
-        const injected =
-          fate.kind === 'ready' && composed !== undefined && composed.decision.fate !== 'omitted';
-        const change = injected
-          ? changes.observe(history, attachment.server, attachment.uri, fate.converted.sha256)
-          : undefined;
-        return toTraceEntry(attachment, fate, composed, change);
-      }),
-    ),
+    entries,
     ...(facts.instructions && facts.instructions.length > 0 && { instructions: facts.instructions }),
+    ...(servers && { servers }),
   };
 }
