@@ -26,6 +26,8 @@ const e2eSigns = [
   /from 'ioredis'/,
   /from 'playwright-core'/,
   /serve-stdio/,
+  // The modern fixture over stdio (fixtures/modern/modern-stdio-server.ts starts serve-stdio.ts).
+  /modern-stdio-server/,
   /StdioClientTransport|client\/stdio/,
   /postgres-test-database|redis-test|throwaway-postgres/,
 ];

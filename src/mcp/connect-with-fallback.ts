@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { shouldFallBackToSse } from './classify-transport-error.js';
 import { createTransport, type TransportInputs } from './create-transport.js';
+import { endChildProcess } from './end-child-process.js';
 import type { EraVerdicts } from './era-verdicts.js';
 import type { McpSession } from './mcp-session.js';
 import { onAbort } from './on-abort.js';
@@ -21,11 +22,13 @@ export interface OpenedSession {
 }
 
 /**
- * How a Streamable HTTP server of the 2026-07-28 revision is reached: the v2 client, pinned to
- * one of the revisions the server named.
+ * How a server of the 2026-07-28 revision (Streamable HTTP or stdio) is reached: the v2 client,
+ * pinned to one of the revisions the server named.
  */
 export interface ModernConnector {
   readonly verdicts: EraVerdicts;
+  /** What the verdict is kept under: the endpoint's URL, or a stdio server's command line (see eraKeyOf). */
+  readonly endpoint: string;
   /** The revisions the v2 client speaks beyond 2025 (`2026-07-28`), newest last. */
   readonly versions: readonly string[];
   readonly connect: (protocolVersion: string) => Promise<McpSession>;
@@ -49,9 +52,10 @@ export class NoMutualProtocolVersion extends Error {
  * HTTP first and falls back to SSE only when `shouldFallBackToSse` allows it; any other
  * failure, and a failed fallback, rejects with the original error attached.
  *
- * Over Streamable HTTP, a server that refuses the 2025 `initialize` with `-32022` and names a
- * 2026-07-28 revision in `data.supported` is reached with `modern` (the v2 client), and the
- * verdict is kept: the next session to that endpoint starts there.
+ * Over Streamable HTTP and stdio, a server that refuses the 2025 `initialize` with `-32022` and
+ * names a 2026-07-28 revision in `data.supported` is reached with `modern` (the v2 client; over
+ * stdio in a new child, the refused one having been closed), and the verdict is kept: the next
+ * session to that endpoint or command starts there.
  */
 export async function connectWithFallback(
   config: McpServerConfig,
@@ -61,8 +65,11 @@ export async function connectWithFallback(
   signal?: AbortSignal,
 ): Promise<OpenedSession> {
   const kind = transportKindOf(config);
-  if (kind === 'http')
-    return connectStreamable(config as RemoteConfig, createClient, timeoutMs, inputs, signal);
+  if (kind === 'http' || kind === 'stdio') {
+    const legacy = kind === 'http' ? { ...(config as RemoteConfig), type: 'http' as const } : config;
+    const opened = await connectEitherEra(legacy, createClient, timeoutMs, inputs, signal);
+    return { ...opened, transport: kind };
+  }
   if (kind !== 'auto') {
     const opened = await connectOnce(createClient, config, timeoutMs, inputs, signal);
     return { ...opened, transport: kind };
@@ -74,7 +81,14 @@ export async function connectWithFallback(
     return streamable;
   };
   try {
-    return await connectStreamable(remote, createStreamable, timeoutMs, inputs, signal);
+    const opened = await connectEitherEra(
+      { ...remote, type: 'http' },
+      createStreamable,
+      timeoutMs,
+      inputs,
+      signal,
+    );
+    return { ...opened, transport: 'http' };
   } catch (error) {
     if (error instanceof NoMutualProtocolVersion) throw error;
     // Client.connect has stored the server's info only if initialize succeeded.
@@ -102,27 +116,30 @@ export function transportKindOf(config: McpServerConfig): ActiveTransport | 'aut
 
 type RemoteConfig = Extract<McpServerConfig, { url: string }>;
 
-async function connectStreamable(
-  config: RemoteConfig,
+/**
+ * The 2025 handshake, unless the endpoint is known to be modern-only; a `-32022` refusal naming a
+ * revision both sides speak moves to the v2 client, and the verdict is kept.
+ */
+async function connectEitherEra(
+  config: McpServerConfig,
   createClient: () => Client,
   timeoutMs: number,
   inputs: TransportInputs & { readonly modern?: ModernConnector },
   signal: AbortSignal | undefined,
-): Promise<OpenedSession> {
+): Promise<{ client: McpSession; protocolVersion?: string }> {
   const { modern } = inputs;
-  const known = modern?.verdicts.modernVersionOf(config.url);
+  const known = modern?.verdicts.modernVersionOf(modern.endpoint);
   if (modern !== undefined && known !== undefined) {
     try {
-      return { client: await modern.connect(known), transport: 'http', protocolVersion: known };
+      return { client: await modern.connect(known), protocolVersion: known };
     } catch (error) {
       // A verdict can go stale (the server was replaced): the next attempt starts from 2025 again.
-      modern.verdicts.forget(config.url);
+      modern.verdicts.forget(modern.endpoint);
       throw error;
     }
   }
   try {
-    const opened = await connectOnce(createClient, { ...config, type: 'http' }, timeoutMs, inputs, signal);
-    return { ...opened, transport: 'http' };
+    return await connectOnce(createClient, config, timeoutMs, inputs, signal);
   } catch (error) {
     const supported = modern === undefined || signal?.aborted ? undefined : supportedVersionsOf(error);
     if (modern === undefined || supported === undefined) throw error;
@@ -130,8 +147,8 @@ async function connectStreamable(
     const version = [...spoken].reverse().find((candidate) => supported.includes(candidate));
     if (version === undefined) throw new NoMutualProtocolVersion(supported, spoken);
     const client = await modern.connect(version);
-    modern.verdicts.recordModern(config.url, version);
-    return { client, transport: 'http', protocolVersion: version };
+    modern.verdicts.recordModern(modern.endpoint, version);
+    return { client, protocolVersion: version };
   }
 }
 
@@ -181,16 +198,6 @@ async function connectOnce(
       stopNoting?.();
       own?.release();
     }
-  }
-}
-
-/** Ends a stdio transport's child process (`pid` is null or absent for any other transport). */
-function endChildProcess(pid: unknown): void {
-  if (typeof pid !== 'number') return;
-  try {
-    process.kill(pid, 'SIGTERM');
-  } catch {
-    // Already gone.
   }
 }
 

@@ -25,14 +25,11 @@ export async function createTransport(
   const { auth } = inputs;
   if ('createTransport' in config) return config.createTransport();
   if ('command' in config) {
-    const { StdioClientTransport, getDefaultEnvironment } = await import(
-      '@modelcontextprotocol/sdk/client/stdio.js'
-    );
-    // The SDK passes only a safe subset of the parent environment; the config adds to it explicitly.
+    const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
     return new StdioClientTransport({
       command: config.command,
       args: config.args,
-      env: { ...getDefaultEnvironment(), ...config.env },
+      env: await stdioEnvironment(config.env),
       cwd: config.cwd,
       stderr: 'pipe',
       ...(inputs.maxMessageBytes !== undefined && { maxBufferSize: inputs.maxMessageBytes }),
@@ -50,6 +47,17 @@ export async function createTransport(
   }
   const { SSEClientTransport } = await import('@modelcontextprotocol/sdk/client/sse.js');
   return new SSEClientTransport(new URL(config.url), remoteOptions(config, auth));
+}
+
+/**
+ * A stdio server's whole environment: the SDK passes only a safe subset of the parent's
+ * (`PATH`, `HOME`, …); the config adds to it explicitly. The same for a child of either era.
+ */
+export async function stdioEnvironment(
+  env: Record<string, string> | undefined,
+): Promise<Record<string, string>> {
+  const { getDefaultEnvironment } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+  return { ...getDefaultEnvironment(), ...env };
 }
 
 // --- Internal helpers ---

@@ -1,23 +1,17 @@
-import type {
-  Client as ModernClient,
-  RequestOptions,
-  StreamableHTTPClientTransportOptions,
-} from '@modelcontextprotocol/client';
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { Client as ModernClient, RequestOptions } from '@modelcontextprotocol/client';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { ContextError } from '../errors.js';
+import { createModernTransport, type ModernEndpoint } from './create-modern-transport.js';
+import { endChildProcess } from './end-child-process.js';
 import type { McpSession } from './mcp-session.js';
+import { onAbort } from './on-abort.js';
 
 export interface ModernConnectInput {
-  readonly url: string;
+  /** Where the session goes: a Streamable HTTP endpoint (with our fetch) or a stdio child. */
+  readonly endpoint: ModernEndpoint;
   /** The revision to speak: one the server named in `-32022` `data.supported`, or a cached verdict's. */
   readonly protocolVersion: string;
-  /** Every request goes through it: endpoint policy, redirects, byte caps, mTLS, OAuth. */
-  readonly fetch: FetchLike;
-  readonly headers?: Record<string, string>;
-  readonly authProvider?: OAuthClientProvider;
   readonly clientInfo: { readonly name: string; readonly version: string };
   readonly capabilities: Record<string, unknown>;
   /** Registers notification and request handlers before connecting (v2 method-name handlers). */
@@ -27,37 +21,38 @@ export interface ModernConnectInput {
 }
 
 /**
- * A 2026-07-28 session over Streamable HTTP on the MCP SDK v2 client, pinned to the revision the
- * server offered. The client is imported here, lazily: a host whose servers all speak 2025 never
- * loads it.
+ * A 2026-07-28 session on the MCP SDK v2 client, over Streamable HTTP or stdio, pinned to the
+ * revision the server offered. The client is imported here, lazily: a host whose servers all
+ * speak 2025 never loads it.
  */
 export async function connectModernSession(input: ModernConnectInput): Promise<ModernSession> {
-  const { Client, StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
+  const { Client } = await import('@modelcontextprotocol/client');
   const client = new Client(input.clientInfo, {
     capabilities: input.capabilities,
     versionNegotiation: { mode: { pin: input.protocolVersion } },
   });
   input.setup?.(client);
-  const transport = new StreamableHTTPClientTransport(new URL(input.url), {
-    requestInit: { headers: input.headers ?? {} },
-    fetch: input.fetch,
-    // Redirects are followed by our fetch, hop by hop, each hop checked against the endpoint
-    // policy and stripped of credentials across origins, as on the 2025 path (the v2 default,
-    // 'same-origin', would refuse a cross-origin hop before the policy sees it).
-    redirectPolicy: 'follow',
-    // The v1 and v2 provider interfaces are the same methods (v2 grew out of v1's).
-    ...(input.authProvider !== undefined && {
-      authProvider: input.authProvider as unknown as StreamableHTTPClientTransportOptions['authProvider'],
-    }),
-  });
+  const transport = await createModernTransport(input.endpoint);
+  // A stdio child, noted when the signal aborts: the SDK forgets it as it starts closing.
+  let child: unknown;
+  const { signal } = input;
+  const stopNoting =
+    signal && !signal.aborted
+      ? onAbort(signal, () => {
+          child = (transport as { pid?: unknown }).pid;
+        })
+      : undefined;
   try {
     await client.connect(transport, {
       timeout: input.timeoutMs,
-      ...(input.signal && { signal: input.signal }),
+      ...(signal && { signal }),
     });
   } catch (error) {
     await client.close().catch(() => undefined);
+    if (signal?.aborted) endChildProcess(child ?? (transport as { pid?: unknown }).pid);
     throw toV1Error(error);
+  } finally {
+    stopNoting?.();
   }
   return new ModernSession(client);
 }

@@ -20,6 +20,8 @@ import { packageVersion } from '../version.js';
 import { httpStatusOf, isStdioMessageOverflow } from './classify-transport-error.js';
 import { connectWithFallback, type ModernConnector, transportKindOf } from './connect-with-fallback.js';
 import { createEndpointFetch } from './create-endpoint-fetch.js';
+import type { ModernEndpoint } from './create-modern-transport.js';
+import { stdioEnvironment } from './create-transport.js';
 import { checkEndpoint, type EndpointPolicy } from './endpoint-policy.js';
 import { EraVerdicts } from './era-verdicts.js';
 import type { McpSession } from './mcp-session.js';
@@ -309,11 +311,11 @@ export class ServerConnection {
         auth = await raceAbort(this.#resolveAuth(this.config), signal);
       }
       const timeout = this.config.requestTimeoutMs ?? this.#options.connectTimeoutMs;
+      const modern = await this.#modernConnector(auth, timeout, signal);
       const inputs = {
         ...(auth !== undefined && { auth }),
         maxMessageBytes: this.#options.maxResponseBytes,
-        ...('url' in this.config &&
-          auth !== undefined && { modern: this.#modernConnector(this.config.url, auth, timeout, signal) }),
+        ...(modern !== undefined && { modern }),
       };
       opened = await connectWithFallback(this.config, () => this.#createClient(), timeout, inputs, signal);
       // A server that drops the session as soon as initialize is answered (a crash loop) has
@@ -490,30 +492,33 @@ export class ServerConnection {
   }
 
   /**
-   * The v2 client for a Streamable HTTP server of the 2026-07-28 revision, with everything the
-   * 2025 transport has: the same fetch (endpoint policy per hop, byte caps, mTLS, OAuth), the
-   * same headers and credentials, the same timeout and lifetime signal.
+   * The v2 client for a server of the 2026-07-28 revision, with everything the 2025 transport
+   * has: over Streamable HTTP the same fetch (endpoint policy per hop, byte caps, mTLS, OAuth),
+   * headers and credentials; over stdio the same command, environment, working directory and
+   * message cap; the same timeout and lifetime signal. None for an in-process transport (and an
+   * SSE-only server, which is 2025 by definition).
    */
-  #modernConnector(
-    url: string,
-    auth: TransportAuth,
+  async #modernConnector(
+    auth: TransportAuth | undefined,
     timeoutMs: number,
     signal: AbortSignal,
-  ): ModernConnector {
+  ): Promise<ModernConnector | undefined> {
+    const config = this.config;
+    const endpoint = await this.#modernEndpoint(auth);
+    const key = EraVerdicts.endpointOf(config);
+    if (endpoint === undefined || key === undefined) return undefined;
     const elicitation = this.#options.elicitation;
     return {
       verdicts: this.#eraVerdicts,
+      endpoint: key,
       versions: modernProtocolVersions,
       connect: async (protocolVersion) => {
         // The connect's own signal: the lifetime signal outlives every session (see connectOnce).
         const own = requestSignal(signal);
         try {
           return await connectModernSession({
-            url,
+            endpoint,
             protocolVersion,
-            fetch: rejectUnexpectedReplies(auth.fetch, url),
-            headers: auth.headers,
-            ...(auth.authProvider !== undefined && { authProvider: auth.authProvider }),
             clientInfo,
             capabilities: elicitation === undefined ? {} : { elicitation: { form: { applyDefaults: true } } },
             setup: (client) => this.#listenModern(client),
@@ -524,6 +529,30 @@ export class ServerConnection {
           own.release();
         }
       },
+    };
+  }
+
+  /** Where a modern session of this server goes, built as the 2025 transport is (create-transport.ts). */
+  async #modernEndpoint(auth: TransportAuth | undefined): Promise<ModernEndpoint | undefined> {
+    const config = this.config;
+    if ('url' in config) {
+      if (auth === undefined) return undefined;
+      return {
+        kind: 'http',
+        url: config.url,
+        fetch: rejectUnexpectedReplies(auth.fetch, config.url),
+        headers: auth.headers,
+        ...(auth.authProvider !== undefined && { authProvider: auth.authProvider }),
+      };
+    }
+    if (!('command' in config)) return undefined;
+    return {
+      kind: 'stdio',
+      command: config.command,
+      args: config.args,
+      env: await stdioEnvironment(config.env),
+      ...(config.cwd !== undefined && { cwd: config.cwd }),
+      maxMessageBytes: this.#options.maxResponseBytes,
     };
   }
 
