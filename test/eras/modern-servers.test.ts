@@ -175,6 +175,38 @@ describe('servers of the 2026-07-28 revision (fixtures on the MCP SDK v2 server 
       expect(server.posts.map((post) => post.host?.split(':')[0])).toEqual(['127.0.0.1', '127.0.0.1']);
     });
 
+    it.each([
+      ['resources/read', (servers: McpServerRegistry) => servers.readResource('modern', 'note://a')],
+      ['resources/list', (servers: McpServerRegistry) => servers.listResources('modern')],
+      ['resources/templates/list', (servers: McpServerRegistry) => servers.listResourceTemplates('modern')],
+    ])(
+      'a redirect of %s to a denied host is refused before it is followed (ENDPOINT_DENIED), the session kept',
+      async (method, send) => {
+        let port = 0;
+        const server = await start('modern-only', {
+          intercept: (post) =>
+            post.method === method && post.host?.startsWith('127.0.0.1')
+              ? new Response(null, { status: 307, headers: { location: `http://localhost:${port}/mcp` } })
+              : undefined,
+        });
+        port = Number(new URL(server.url).port);
+        const servers = registry({
+          mcpServers: { modern: { type: 'http', url: server.url } },
+          endpointPolicy: { denyHosts: ['localhost'] },
+        });
+
+        const failure = await failureOf(send(servers));
+
+        expect(failure).toMatchObject({ code: 'ENDPOINT_DENIED', server: 'modern' });
+        expect(server.posts.map((post) => [post.method, post.host?.split(':')[0]])).toEqual([
+          ['initialize', '127.0.0.1'],
+          ['server/discover', '127.0.0.1'],
+          [method, '127.0.0.1'],
+        ]);
+        expect(servers.status('modern')).toMatchObject({ state: 'connected', protocolVersion: '2026-07-28' });
+      },
+    );
+
     it('the bearer token goes on every modern request, and is dropped on a redirect to another origin', async () => {
       let port = 0;
       const server = await start('modern-only', {
