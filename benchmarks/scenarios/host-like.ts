@@ -1,4 +1,5 @@
 import { get_encoding } from 'tiktoken';
+import { type BenchEra, withEraSuffix } from '../support/bench-era.js';
 import { bodyWords } from '../support/bulk-server.js';
 import { type ChatHost, type ChatTurn, floorHost, libraryHost } from '../support/chat-hosts.js';
 import { withEncoderLoaded } from '../support/context-bench.js';
@@ -46,11 +47,41 @@ const kibibyte = 1024;
  * conversation ≤ 2× its pinned content + 4 KiB; no listener warning; 0 over budget.
  */
 export async function run(options: { quick: boolean }): Promise<Figures> {
+  const figures = await runOn('2025-11-25', options);
+  const modern = await runOn('2026-07-28', options);
+  return { ...figures, era: '2025-11-25', ...withEraSuffix(modern) };
+}
+
+export const readme: ReadmeRow = {
+  what:
+    'a host’s turns over Streamable HTTP (20 pins × 32 KB, 32k budget, new text and a new 16 KB attachment every turn) ' +
+    'against the floor (read only the new bytes and count their tokens), same run: first turns of new conversations ' +
+    '(5 notes × 1 KB), steady chat (5 notes × 8 KB), `head` and `relevant`',
+  result: (figures) =>
+    `first turn **${figures['firstHeadOverFloorP50@1']}× / ${figures['firstHeadOverFloorP99@1']}×** the floor at p50/p99 ` +
+    `(${figures['firstHeadP50Ms@1']} vs ${figures['firstFloorP50Ms@1']} ms; relevant ${figures['firstRelevantOverFloorP50@1']}×); ` +
+    `steady ${figures['steadyHeadOverFloorP50@1']}× / ${figures['steadyHeadOverFloorP99@1']}× ` +
+    `(relevant ${figures['steadyRelevantOverFloorP50@1']}× / ${figures['steadyRelevantOverFloorP99@1']}×; ` +
+    `relevant/head at worst **${figures.relevantOverHead}×**); turns/s at 1 and 16 in flight: first ` +
+    `${figures['firstHeadTurnsPerSecond@1']} / ${figures['firstHeadTurnsPerSecond@16']} (floor ` +
+    `${figures['firstFloorTurnsPerSecond@1']} / ${figures['firstFloorTurnsPerSecond@16']}), steady ` +
+    `${figures['steadyHeadTurnsPerSecond@1']} / ${figures['steadyHeadTurnsPerSecond@16']} (relevant ` +
+    `${figures['steadyRelevantTurnsPerSecond@1']} / ${figures['steadyRelevantTurnsPerSecond@16']}, floor ` +
+    `${figures['steadyFloorTurnsPerSecond@1']} / ${figures['steadyFloorTurnsPerSecond@16']}); heap ` +
+    `**${figures.headHeapKiBPerConversation} KiB** per conversation (${figures.conversations} conversations, ` +
+    `${figures.pinnedKiBPerConversation} KiB pinned each); ${figures.listenerWarnings} listener warnings; ${figures.over} over budget`,
+  target: 'first turn ≤ 1.2× floor; relevant ≤ 1.5× head; heap ≤ 2× pinned + 4 KiB',
+};
+
+// --- Internal helpers ---
+
+/** The scenario on a server of one era (the whole of it: hosts, windows, figures, targets). */
+async function runOn(era: BenchEra, options: { quick: boolean }): Promise<Figures> {
   const windows = options.quick ? 1 : 6;
   // Turns per host and window at 1 in flight; at 16, twice as many (once as many with --quick).
   const turnsPerWindow = { steady: options.quick ? 16 : 48, first: options.quick ? 16 : 100 };
   const atSixteen = options.quick ? 1 : 2;
-  const server = await startSteadyChatServer(sizes);
+  const server = await startSteadyChatServer(sizes, era);
   const encoder = get_encoding('o200k_base');
   const hosts: ChatHost[] = [];
   let warnings = 0;
@@ -194,29 +225,6 @@ export async function run(options: { quick: boolean }): Promise<Figures> {
     await server.close();
   }
 }
-
-export const readme: ReadmeRow = {
-  what:
-    'a host’s turns over Streamable HTTP (20 pins × 32 KB, 32k budget, new text and a new 16 KB attachment every turn) ' +
-    'against the floor (read only the new bytes and count their tokens), same run: first turns of new conversations ' +
-    '(5 notes × 1 KB), steady chat (5 notes × 8 KB), `head` and `relevant`',
-  result: (figures) =>
-    `first turn **${figures['firstHeadOverFloorP50@1']}× / ${figures['firstHeadOverFloorP99@1']}×** the floor at p50/p99 ` +
-    `(${figures['firstHeadP50Ms@1']} vs ${figures['firstFloorP50Ms@1']} ms; relevant ${figures['firstRelevantOverFloorP50@1']}×); ` +
-    `steady ${figures['steadyHeadOverFloorP50@1']}× / ${figures['steadyHeadOverFloorP99@1']}× ` +
-    `(relevant ${figures['steadyRelevantOverFloorP50@1']}× / ${figures['steadyRelevantOverFloorP99@1']}×; ` +
-    `relevant/head at worst **${figures.relevantOverHead}×**); turns/s at 1 and 16 in flight: first ` +
-    `${figures['firstHeadTurnsPerSecond@1']} / ${figures['firstHeadTurnsPerSecond@16']} (floor ` +
-    `${figures['firstFloorTurnsPerSecond@1']} / ${figures['firstFloorTurnsPerSecond@16']}), steady ` +
-    `${figures['steadyHeadTurnsPerSecond@1']} / ${figures['steadyHeadTurnsPerSecond@16']} (relevant ` +
-    `${figures['steadyRelevantTurnsPerSecond@1']} / ${figures['steadyRelevantTurnsPerSecond@16']}, floor ` +
-    `${figures['steadyFloorTurnsPerSecond@1']} / ${figures['steadyFloorTurnsPerSecond@16']}); heap ` +
-    `**${figures.headHeapKiBPerConversation} KiB** per conversation (${figures.conversations} conversations, ` +
-    `${figures.pinnedKiBPerConversation} KiB pinned each); ${figures.listenerWarnings} listener warnings; ${figures.over} over budget`,
-  target: 'first turn ≤ 1.2× floor; relevant ≤ 1.5× head; heap ≤ 2× pinned + 4 KiB',
-};
-
-// --- Internal helpers ---
 
 // A host's question: the bodies' own words (so `relevant` has terms to score) and a few of its own.
 const vocabulary = [...bodyWords.filter((word) => word !== 'the'), 'why', 'does', 'fail', 'when'];

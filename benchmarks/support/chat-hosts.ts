@@ -9,6 +9,7 @@ import {
   ResourceContextProvider,
   type TruncationStrategyName,
 } from '../../src/index.js';
+import { requireEra } from './bench-era.js';
 import type { SteadyChatServer } from './steady-chat-server.js';
 
 /** One turn of a host's chat: its conversation, new message text and a new attachment. */
@@ -62,6 +63,7 @@ export async function libraryHost(
     readTimeoutMs: 120_000,
     turnDeadlineMs: 600_000,
   });
+  let checked = false;
   return {
     name: truncation,
     open: async (conversation, notes) => {
@@ -74,6 +76,10 @@ export async function libraryHost(
         conversationId: conversation,
         message: { text, attachments: [{ server: 'chat', uri: attachment }] },
       });
+      if (!checked) {
+        requireEra(trace, server.era);
+        checked = true;
+      }
       return { usedTokens: trace.budget.usedTokens, text: blocks.map((block) => block.text).join('') };
     },
     cacheBytes: () => {
@@ -95,19 +101,45 @@ export async function libraryHost(
  * message text with tiktoken's own encoder. It keeps nothing and checks nothing.
  */
 export async function floorHost(server: SteadyChatServer, encoder: Tiktoken): Promise<ChatHost> {
-  const client = new Client({ name: 'floor', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+  const client = await floorClient(server);
   return {
     name: 'floor',
     open: async () => {},
     turn: async ({ text, newUris }) => {
-      const reads = await Promise.all(newUris.map((uri) => client.readResource({ uri })));
+      const reads = await Promise.all(newUris.map((uri) => client.readResource(uri)));
       encoder.encode_ordinary(text);
       for (const { contents } of reads)
         for (const content of contents) if ('text' in content) encoder.encode_ordinary(content.text);
       return undefined;
     },
     cacheBytes: () => undefined,
+    close: () => client.close(),
+  };
+}
+
+// --- Internal helpers ---
+
+/**
+ * The floor's client for the server's era: the v1 SDK client on 2025, the v2 one pinned to
+ * 2026-07-28 on a modern-only server (its response cache bypassed: the floor keeps nothing).
+ */
+async function floorClient(server: SteadyChatServer): Promise<{
+  readResource(uri: string): Promise<{ contents: readonly ({ text: string } | { blob: string })[] }>;
+  close(): Promise<void>;
+}> {
+  if (server.era === '2025-11-25') {
+    const client = new Client({ name: 'floor', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+    return { readResource: (uri) => client.readResource({ uri }), close: () => client.close() };
+  }
+  const modern = await import('@modelcontextprotocol/client');
+  const client = new modern.Client(
+    { name: 'floor', version: '1.0.0' },
+    { versionNegotiation: { mode: { pin: server.era } } },
+  );
+  await client.connect(new modern.StreamableHTTPClientTransport(new URL(server.url)));
+  return {
+    readResource: (uri) => client.readResource({ uri }, { cacheMode: 'bypass' }),
     close: () => client.close(),
   };
 }

@@ -4,22 +4,29 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ListResourcesRequestSchema, ReadResourceRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { createMcpHandler, Server as ModernServer } from '@modelcontextprotocol/server';
+import { answerWith } from '../../fixtures/modern/answer-with.js';
+import type { BenchEra } from './bench-era.js';
 
 export interface StatelessResourceHttpServer {
   readonly url: string;
+  /** The MCP revision it speaks: `2025-11-25` (the v1 server), `2026-07-28` (the v2 one, modern-only). */
+  readonly era: BenchEra;
   close(): Promise<void>;
 }
 
 /**
  * Text resources over Streamable HTTP on 127.0.0.1, stateless (one SDK server per request):
  * `uris` listed, each read answered with `bodyOf(uri)`. The one transport under the benchmarks'
- * HTTP servers (bulk, steady chat), which differ only in their resources.
+ * HTTP servers (bulk, steady chat), which differ only in their resources; in either era.
  */
 export async function startStatelessResourceHttpServer(
   name: string,
   uris: readonly string[],
   bodyOf: (uri: string) => string,
+  era: BenchEra = '2025-11-25',
 ): Promise<StatelessResourceHttpServer> {
+  if (era === '2026-07-28') return startModernResourceHttpServer(name, uris, bodyOf);
   // One validator for every request's server: each SDK Server otherwise builds its own Ajv
   // instance, about 1 ms of the benchmark process's CPU per request, billed to the turn measured.
   const jsonSchemaValidator = new AjvJsonSchemaValidator();
@@ -55,11 +62,62 @@ export async function startStatelessResourceHttpServer(
   const { port } = httpServer.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/mcp`,
+    era,
     close: () =>
       new Promise<void>((resolve) => {
         httpServer.closeAllConnections();
         httpServer.close(() => resolve());
       }),
+  };
+}
+
+/** The same resources on the v2 server package, 2026-07-28 only (see BenchEra). */
+async function startModernResourceHttpServer(
+  name: string,
+  uris: readonly string[],
+  bodyOf: (uri: string) => string,
+): Promise<StatelessResourceHttpServer> {
+  const resources = uris.map((uri) => ({ uri, name: uri, mimeType: 'text/plain' }));
+  const handler = createMcpHandler(
+    () => {
+      const server = new ModernServer(
+        { name, version: '1.0.0' },
+        {
+          capabilities: { resources: {} },
+          cacheHints: { 'resources/read': { ttlMs: 300_000, cacheScope: 'public' } },
+        },
+      );
+      server.setRequestHandler('resources/list', async () => ({ resources }));
+      server.setRequestHandler('resources/read', async (read) => ({
+        contents: [{ uri: read.params.uri, mimeType: 'text/plain', text: bodyOf(read.params.uri) }],
+      }));
+      return server;
+    },
+    { legacy: 'reject', keepAliveMs: 0 },
+  );
+  const httpServer = createServer((request, response) => {
+    (async () => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of request) chunks.push(chunk as Buffer);
+      await answerWith((web) => handler.fetch(web), request, response, Buffer.concat(chunks));
+    })().catch(() => {
+      if (!response.headersSent) response.writeHead(500);
+      response.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once('error', reject);
+    httpServer.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = httpServer.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    era: '2026-07-28',
+    close: async () => {
+      await handler.close();
+      httpServer.closeAllConnections();
+      await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+    },
   };
 }
 
