@@ -1,6 +1,7 @@
 import type { StreamableHTTPClientTransportOptions, Transport } from '@modelcontextprotocol/client';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { drainStderr } from './create-transport.js';
 
 /** Where a 2026-07-28 session goes: a Streamable HTTP endpoint, or a stdio child. */
 export type ModernEndpoint =
@@ -36,15 +37,17 @@ export async function createModernTransport(endpoint: ModernEndpoint): Promise<T
     // that may be legacy). This one is known to be modern: it refused initialize naming the
     // revision, or a verdict says so. One child per session, as on 2025.
     class SessionStdioTransport extends StdioClientTransport {}
-    return new SessionStdioTransport({
+    const transport = new SessionStdioTransport({
       command: endpoint.command,
       args: [...endpoint.args],
       env: endpoint.env,
       ...(endpoint.cwd !== undefined && { cwd: endpoint.cwd }),
-      // Piped, as on 2025: a server's stderr never lands on the host's.
+      // Piped and drained, as on 2025 (see drainStderr).
       stderr: 'pipe',
       ...(endpoint.maxMessageBytes !== undefined && { maxBufferSize: endpoint.maxMessageBytes }),
     });
+    drainStderr(transport.stderr);
+    return transport;
   }
   const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
   return new StreamableHTTPClientTransport(new URL(endpoint.url), {

@@ -26,7 +26,7 @@ export async function createTransport(
   if ('createTransport' in config) return config.createTransport();
   if ('command' in config) {
     const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
-    return new StdioClientTransport({
+    const transport = new StdioClientTransport({
       command: config.command,
       args: config.args,
       env: await stdioEnvironment(config.env),
@@ -34,6 +34,8 @@ export async function createTransport(
       stderr: 'pipe',
       ...(inputs.maxMessageBytes !== undefined && { maxBufferSize: inputs.maxMessageBytes }),
     });
+    drainStderr(transport.stderr);
+    return transport;
   }
   if (config.type === 'http') {
     const { StreamableHTTPClientTransport } = await import(
@@ -47,6 +49,16 @@ export async function createTransport(
   }
   const { SSEClientTransport } = await import('@modelcontextprotocol/sdk/client/sse.js');
   return new SSEClientTransport(new URL(config.url), remoteOptions(config, auth));
+}
+
+/**
+ * A stdio child's stderr is piped, so that it never lands on the host's, and read to nothing:
+ * left unread, the pipe fills (the SDK's pass-through stream and the pipe hold about 100 KB) and
+ * a server that logs stops at its next write, since Node writes to a pipe synchronously; every
+ * request then times out. The same for a child of either era.
+ */
+export function drainStderr(stderr: unknown): void {
+  (stderr as { resume?: () => void } | null)?.resume?.();
 }
 
 /**

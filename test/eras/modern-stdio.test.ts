@@ -129,6 +129,22 @@ describe('stdio servers of the 2026-07-28 revision (the v2 server package’s se
     expect(failure).toMatchObject({ code: 'LIMIT_EXCEEDED', server: 'modern', field: 'maxResponseBytes' });
   });
 
+  it.each(['dual-era', 'modern-only'] as const)(
+    'a %s server that writes a megabyte to stderr is answered: its stderr is drained',
+    async (eras) => {
+      const noisy = { uri: 'noisy://1000000', name: 'noisy', text: '', mimeType: 'text/plain' };
+      const server = start({ eras, resources: [noisy] });
+      const servers = registry({
+        mcpServers: { noisy: { ...server.config, notSecret } },
+        requestTimeoutMs: 5_000,
+      });
+
+      const read = await servers.readResource('noisy', noisy.uri);
+
+      expect(read.contents[0]).toMatchObject({ text: 'logged 1000000 bytes' });
+    },
+  );
+
   it('a dual-era stdio server is reached as before, over 2025 in one child', async () => {
     const server = start({ eras: 'dual-era' });
     const servers = registry({ mcpServers: { dual: { ...server.config, notSecret } } });
