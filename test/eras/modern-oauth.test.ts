@@ -13,6 +13,7 @@ import { endpointPolicySchema } from '../../src/mcp/endpoint-policy.js';
 import { EraVerdicts } from '../../src/mcp/era-verdicts.js';
 import { McpServerRegistry } from '../../src/mcp/mcp-server-registry.js';
 import { ServerConnection } from '../../src/mcp/server-connection.js';
+import { signInAsPrincipal } from '../support/per-user-harness.js';
 
 const redirectUrl = 'http://127.0.0.1:1/callback';
 
@@ -130,6 +131,38 @@ describe('OAuth on the 2026-07-28 path (the OAuth fixture with a modern-only MCP
     expect(server.log.authorizations).toEqual([{ user: 'ada', scope: 'read admin', resource: server.url }]);
     expect(server.log.tokenRequests).toEqual([{ grantType: 'authorization_code', resource: server.url }]);
     expect(connection.status()).toMatchObject({ state: 'connected', protocolVersion: '2026-07-28' });
+  });
+
+  it('per user: each principal signs in on the 2025 leg, reads their own notes on 2026-07-28, and the endpoint is refused initialize once', async () => {
+    const server = await setUp();
+    const servers = new McpServerRegistry({
+      mcpServers: { notes: { type: 'http', url: server.url, auth: { type: 'oauth', perUser: true } } },
+      reconnect: false,
+      authorizer: { redirectUrl, store: new MemoryOAuthStore(), authorize: signInAsPrincipal },
+    });
+    onTestFinished(() => servers.close());
+
+    const ada = await servers.readResource('notes', 'private://notes', { principal: 'ada' });
+    const bob = await servers.readResource('notes', 'private://notes', { principal: 'bob' });
+
+    expect([ada.contents[0], bob.contents[0]]).toMatchObject([
+      { text: 'notes of ada' },
+      { text: 'notes of bob' },
+    ]);
+    expect(server.log.authorizations.map((entry) => entry.user)).toEqual(['ada', 'bob']);
+    // Ada's session learnt the verdict (the registry's, shared by principals): Bob's goes straight
+    // to server/discover, its first try refused for want of a token (401), then authorized.
+    expect(server.log.mcpMethods).toEqual([
+      'initialize',
+      'initialize',
+      'server/discover',
+      'resources/read',
+      'server/discover',
+      'server/discover',
+      'resources/read',
+    ]);
+    for (const principal of ['ada', 'bob'])
+      expect(servers.status('notes', { principal })).toMatchObject({ protocolVersion: '2026-07-28' });
   });
 
   describe("every URL the v2 client's authorization fetches passes the endpoint policy", () => {
