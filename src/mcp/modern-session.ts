@@ -6,6 +6,7 @@ import { createModernTransport, type ModernEndpoint } from './create-modern-tran
 import { endChildProcess } from './end-child-process.js';
 import type { McpSession } from './mcp-session.js';
 import { onAbort } from './on-abort.js';
+import { raceAbort } from './race-abort.js';
 
 export interface ModernConnectInput {
   /** Where the session goes: a Streamable HTTP endpoint (with our fetch) or a stdio child. */
@@ -43,10 +44,15 @@ export async function connectModernSession(input: ModernConnectInput): Promise<M
         })
       : undefined;
   try {
-    await client.connect(transport, {
-      timeout: input.timeoutMs,
-      ...(signal && { signal }),
-    });
+    // Raced as well: the v2 client's connect-time server/discover does not end when the signal
+    // aborts, and a server that never answers it would hold close() for the whole connect timeout.
+    await raceAbort(
+      client.connect(transport, {
+        timeout: input.timeoutMs,
+        ...(signal && { signal }),
+      }),
+      signal,
+    );
   } catch (error) {
     await client.close().catch(() => undefined);
     if (signal?.aborted) endChildProcess(child ?? (transport as { pid?: unknown }).pid);

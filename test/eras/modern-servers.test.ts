@@ -154,6 +154,28 @@ describe('servers of the 2026-07-28 revision (fixtures on the MCP SDK v2 server 
     expect(server.posts.map((post) => post.method)).toEqual(['initialize']);
   });
 
+  it('close() while server/discover is unanswered resolves at once: the pending call is SESSION_CLOSED', async () => {
+    const server = await start('modern-only', {
+      intercept: (post) =>
+        post.method === 'server/discover' ? new Promise<Response>(() => undefined) : undefined,
+    });
+    const servers = new McpServerRegistry({
+      mcpServers: { modern: { type: 'http', url: server.url } },
+      reconnect: false,
+      requestTimeoutMs: 3_600_000,
+    });
+    const call = failureOf(servers.readResource('modern', 'note://a'));
+    await expect
+      .poll(() => server.posts.map((post) => post.method))
+      .toEqual(['initialize', 'server/discover']);
+
+    const closing = performance.now();
+    await servers.close();
+
+    expect(performance.now() - closing).toBeLessThan(2_000);
+    expect(await call).toMatchObject({ code: 'SESSION_CLOSED', server: 'modern' });
+  });
+
   describe('every request of the v2 client goes through our fetch', () => {
     it('a redirect of server/discover to a denied host is refused before it is followed (ENDPOINT_DENIED)', async () => {
       let port = 0;

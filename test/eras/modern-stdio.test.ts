@@ -1,6 +1,6 @@
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   type ModernStdioServerOptions,
@@ -145,6 +145,42 @@ describe('stdio servers of the 2026-07-28 revision (the v2 server package’s se
     },
   );
 
+  it('close() during the modern connect resolves and ends the modern child, which never answers server/discover nor exits on EOF', async () => {
+    // Refuses initialize naming 2026-07-28 (a modern-only server), then answers nothing; notes
+    // each child's pid; ignores EOF.
+    const pids = join(mkdtempSync(join(tmpdir(), 'modern-silent-')), 'pids');
+    open.push({ close: async () => rmSync(dirname(pids), { recursive: true, force: true }) });
+    const script = [
+      `require('node:fs').appendFileSync(${JSON.stringify(pids)}, process.pid + '\\n');`,
+      "let buffered = '';",
+      "process.stdin.on('data', (chunk) => { buffered += chunk; let end;",
+      "  while ((end = buffered.indexOf('\\n')) >= 0) { const message = JSON.parse(buffered.slice(0, end)); buffered = buffered.slice(end + 1);",
+      "    if (message.method === 'initialize') process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: message.id,",
+      "      error: { code: -32022, message: 'Unsupported protocol version', data: { supported: ['2026-07-28'] } } }) + '\\n'); } });",
+      'setInterval(() => {}, 1000);',
+    ].join('\n');
+    const servers = new McpServerRegistry({
+      mcpServers: { silent: { command: process.execPath, args: ['-e', script] } },
+      requestTimeoutMs: 3_600_000,
+      reconnect: false,
+    });
+    const noted = () =>
+      existsSync(pids) ? readFileSync(pids, 'utf8').split('\n').filter(Boolean).map(Number) : [];
+    const call = servers.listResources('silent').catch((error: unknown) => error);
+    // The refused child, then the modern one (after the SDK has let the first go).
+    await expect.poll(() => noted().length, { timeout: 15_000 }).toBe(2);
+    const modern = noted()[1] as number;
+    const closing = performance.now();
+    await servers.close();
+    const closedAfterMs = performance.now() - closing;
+
+    expect(await call).toMatchObject({ code: 'SESSION_CLOSED' });
+    // Not held by the unanswered server/discover (the connect timeout is an hour); the SDK's own
+    // close gives a child 2 s after stdin ends before it signals it.
+    expect(closedAfterMs).toBeLessThan(5_000);
+    await expect.poll(() => isRunning(modern), { timeout: 1_000 }).toBe(false);
+  }, 30_000);
+
   it('a dual-era stdio server is reached as before, over 2025 in one child', async () => {
     const server = start({ eras: 'dual-era' });
     const servers = registry({ mcpServers: { dual: { ...server.config, notSecret } } });
@@ -158,3 +194,12 @@ describe('stdio servers of the 2026-07-28 revision (the v2 server package’s se
     expect(servers.status('dual')).toMatchObject({ transport: 'stdio', protocolVersion: '2025-11-25' });
   });
 });
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
