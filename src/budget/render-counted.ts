@@ -193,20 +193,15 @@ function framedParts(
   const empty = frameResource(provenance, '');
   const open = empty.slice(0, empty.length - closeTag.length);
   const parts = [{ text: open }, ...content, { text: closeTag }];
-  const length = parts.reduce((sum, part) => sum + part.text.length, 0);
+  if (!empty.endsWith(closeTag) || !text.startsWith(open) || !text.endsWith(closeTag)) return [{ text }];
+  // The content as it should stand between the tags, compared as one string: part by part, with
+  // each part's offset summed anew, it was quadratic in a relevant cut's parts (0.5 ms a turn).
+  const inner =
+    content.length === 1 ? (content[0] as JoinedPart).text : content.map((part) => part.text).join('');
   const exact =
-    empty.endsWith(closeTag) &&
-    length === text.length &&
-    text.startsWith(open) &&
-    text.endsWith(closeTag) &&
-    content.every((part, index) => text.startsWith(part.text, offsetOf(parts, index + 1)));
+    text.length === open.length + inner.length + closeTag.length &&
+    text.slice(open.length, open.length + inner.length) === inner;
   return exact ? parts : [{ text }];
-}
-
-function offsetOf(parts: readonly JoinedPart[], index: number): number {
-  let offset = 0;
-  for (let part = 0; part < index; part++) offset += parts[part]?.text.length ?? 0;
-  return offset;
 }
 
 // frameElement closes every frame so (see frame-element.ts).
