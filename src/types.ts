@@ -295,6 +295,13 @@ export interface TraceServer {
   readonly server: string;
   /** `2025-11-25` (or an older revision a 2025 server chose), `2026-07-28` for a server of the stateless revision. */
   readonly protocolVersion: string;
+  /**
+   * How its pinned content is kept fresh: `notifications` (subscribed; an update drops the cached
+   * entry at once), `ttl` (re-read when the entry's time is up: the server offers no
+   * `resources.subscribe`, or is a stateless Streamable HTTP server, which keeps no subscription
+   * past a request, or speaks 2026-07-28, until `subscriptions/listen`).
+   */
+  readonly pinUpdates?: 'notifications' | 'ttl';
 }
 
 /** What became of one server's `initialize` instructions in a turn. */

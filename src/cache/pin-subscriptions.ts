@@ -15,7 +15,8 @@ export interface SubscriptionFailure {
 
 /**
  * Keeps one `resources/subscribe` per (server, uri) that some pin uses, on servers that offer
- * `resources.subscribe` (MCP spec, server/resources "Subscriptions"). Holders are pin scopes
+ * `resources.subscribe` on a session that outlives a request (MCP spec, server/resources
+ * "Subscriptions"; not a stateless Streamable HTTP server, see pinUpdatesOf). Holders are pin scopes
  * (a pipeline, a conversation): a URI is subscribed when its first holder appears and
  * unsubscribed when its last one goes, and re-subscribed when its server's session reopens.
  */
@@ -161,8 +162,10 @@ export class PinSubscriptions {
   #offersSubscribe(server: string): Promise<boolean> {
     let answer = this.#supportsSubscribe.get(server);
     if (!answer) {
-      answer = this.#servers.getServerCapabilities(server).then(
-        (capabilities) => capabilities?.resources?.subscribe === true,
+      // A server that cannot bring updates (no resources.subscribe, or stateless) is asked nothing:
+      // its pins are kept fresh by their TTL (the trace's servers section says `pinUpdates: 'ttl'`).
+      answer = this.#servers.pinUpdates(server).then(
+        (updates) => updates === 'notifications',
         () => false,
       );
       this.#supportsSubscribe.set(server, answer);

@@ -23,6 +23,7 @@ import {
   type ListOptions,
   type ReadOptions,
 } from './operation-schemas.js';
+import { pinUpdatesOf } from './pin-updates-of.js';
 import { type Operations, RegistryOperations } from './registry-operations.js';
 import {
   type McpServerRegistryOptions,
@@ -301,6 +302,20 @@ export class McpServerRegistry extends EventEmitter<RegistryEvents> implements S
     options: Pick<CallOptions, 'principal'> = {},
   ): Promise<ServerCapabilities | undefined> {
     return this.#core.initialized(server, options, (client) => client.getServerCapabilities());
+  }
+
+  /**
+   * How the server's session keeps pinned content fresh (connects if needed): `notifications`
+   * when `resources/subscribe` brings updates, `ttl` when it cannot (no `resources.subscribe`, or
+   * a stateless Streamable HTTP server, which keeps no subscription past a request).
+   */
+  pinUpdates(server: string, options: Pick<CallOptions, 'principal'> = {}): Promise<'notifications' | 'ttl'> {
+    return this.#core.initialized(server, options, pinUpdatesOf);
+  }
+
+  /** What pinUpdates answered for the open session of `server` (the principal's), undefined before one opened. */
+  pinUpdatesOf(server: string, principal?: string): 'notifications' | 'ttl' | undefined {
+    return this.#pool.openConnection(server, principal)?.pinUpdates;
   }
 
   /** The instructions the server sent in `initialize`, if any (connects if needed). */

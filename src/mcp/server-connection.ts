@@ -26,6 +26,7 @@ import { checkEndpoint, type EndpointPolicy } from './endpoint-policy.js';
 import { EraVerdicts } from './era-verdicts.js';
 import type { McpSession } from './mcp-session.js';
 import { connectModernSession } from './modern-session.js';
+import { pinUpdatesOf } from './pin-updates-of.js';
 import { raceAbort } from './race-abort.js';
 import type { ReconnectPolicy } from './reconnect-schedule.js';
 import { nextReconnectDelay } from './reconnect-schedule.js';
@@ -185,6 +186,11 @@ export class ServerConnection {
   /** Knows every credential of this server's config and sessions: removes them from what it sent. */
   get redactor(): SecretRedactor {
     return this.#redactor;
+  }
+
+  /** How the open session keeps pinned content fresh (see pinUpdatesOf); undefined without one. */
+  get pinUpdates(): 'notifications' | 'ttl' | undefined {
+    return this.#client ? pinUpdatesOf(this.#client) : undefined;
   }
 
   /** The transport's session id (Streamable HTTP `Mcp-Session-Id`) while a session is open. */

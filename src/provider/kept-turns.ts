@@ -11,7 +11,7 @@ import { authorizeRead } from '../policy/authorize-read.js';
 import type { ChangeTracker, History } from '../trace/change-tracker.js';
 import { historyKeyOf } from '../trace/history-key.js';
 import { randomTurnId } from '../trace/random-turn-id.js';
-import { traceServersOf } from '../trace/trace-servers.js';
+import { type TracedSession, traceServersOf } from '../trace/trace-servers.js';
 import type {
   ContextBlock,
   InjectionTrace,
@@ -139,7 +139,7 @@ export class KeptTurns {
     budget: ResolvedBudget,
     started: { readonly startedAt: string; readonly at: number },
     run: () => Promise<TurnRun>,
-    revisionOf: (server: string) => string | undefined,
+    sessionOf: (server: string) => TracedSession | undefined,
   ): Promise<ProvideResult> {
     const kept = this.answer(turn, actor, listed, budget);
     if (!kept) {
@@ -150,7 +150,7 @@ export class KeptTurns {
     keepHeld(this.#subscriptions, turn, kept.subscribed);
     throwIfHostAborted(turn);
     // Asked again, not kept: the same content may now come from a session of another era.
-    const servers = traceServersOf(kept.entries, revisionOf);
+    const servers = traceServersOf(kept.entries, sessionOf);
     const trace: InjectionTrace = {
       turnId: turn.turnId ?? randomTurnId(),
       pipelineId: turn.pipelineId,

@@ -28,6 +28,7 @@ import { ChangeTracker } from '../trace/change-tracker.js';
 import { isoNow } from '../trace/iso-now.js';
 import { randomTurnId } from '../trace/random-turn-id.js';
 import { inStartedSpan, type Telemetry, type TelemetrySpan } from '../trace/telemetry.js';
+import type { TracedSession } from '../trace/trace-servers.js';
 import { type TurnFacts, traceTurn } from '../trace/trace-turn.js';
 import { TurnSpans, turnAttributes } from '../trace/turn-spans.js';
 import type { ProvideResult, Turn } from '../types.js';
@@ -198,7 +199,7 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
       const steps = () => this.#steps({ turn, spans, deadline, startedAt, actor, budget, counting, listed });
       const started = { startedAt, at: deadline.started };
       const result = this.#kept
-        ? await this.#kept.provide(turn, actor, listed, budget, started, steps, this.#revisionOf(turn))
+        ? await this.#kept.provide(turn, actor, listed, budget, started, steps, this.#sessionOf(turn))
         : (await steps()).result;
       this.#telemetry?.recordTurn(result.trace);
       this.emit('injected', result.trace, result.blocks);
@@ -249,7 +250,7 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
     // 7 trace
     const facts = turnFacts(turn, startedAt, deadline.started, budget.maxTokens, counting, options, context);
     const trace = traceTurn(
-      { ...facts, items: attachments, revisionOf: this.#revisionOf(turn) },
+      { ...facts, items: attachments, sessionOf: this.#sessionOf(turn) },
       this.#changes,
     );
     spans.closeAttachments(trace.entries);
@@ -266,11 +267,16 @@ export class ResourceContextProvider extends EventEmitter<ProviderEvents> {
     };
   }
 
-  /** The MCP revision each server's session speaks, as the turn's trace names it (its principal's, per-user). */
-  #revisionOf(turn: Turn): (server: string) => string | undefined {
+  /** What the turn's trace says of each server's session: revision, how pins are kept fresh (the principal's, per-user). */
+  #sessionOf(turn: Turn): (server: string) => TracedSession | undefined {
     const servers = this.#servers;
     const { principal } = turn;
-    return (server) => servers.protocolVersionOf(server, principal);
+    return (server) => {
+      const protocolVersion = servers.protocolVersionOf(server, principal);
+      if (protocolVersion === undefined) return undefined;
+      const pinUpdates = servers.pinUpdatesOf(server, principal);
+      return pinUpdates === undefined ? { protocolVersion } : { protocolVersion, pinUpdates };
+    };
   }
 
   /** What every attachment of the turn is fetched with. */
@@ -405,7 +411,7 @@ function turnFacts(
   counting: ChosenTokenizer,
   options: { readonly safetyMargin?: number },
   context: TurnContext,
-): Omit<TurnFacts, 'items' | 'revisionOf'> {
+): Omit<TurnFacts, 'items' | 'sessionOf'> {
   return {
     turnId: turn.turnId ?? randomTurnId(),
     pipelineId: turn.pipelineId,

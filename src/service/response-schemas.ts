@@ -134,7 +134,15 @@ export const injectionTraceSchema = named(
         }),
       )
       .optional(),
-    servers: z.array(z.strictObject({ server: z.string(), protocolVersion: z.string() })).optional(),
+    servers: z
+      .array(
+        z.strictObject({
+          server: z.string(),
+          protocolVersion: z.string(),
+          pinUpdates: z.enum(['notifications', 'ttl']).optional(),
+        }),
+      )
+      .optional(),
   }),
   { id: 'InjectionTrace', description: 'One per turn: every attachment with its fate.' },
 );

@@ -3,7 +3,7 @@ import type { AttachmentFate, ComposedFacts, TracedAttachment } from './attachme
 import type { ChangeTracker } from './change-tracker.js';
 import { historyKeyOf } from './history-key.js';
 import { toTraceEntry } from './to-trace-entry.js';
-import { traceServersOf } from './trace-servers.js';
+import { type TracedSession, traceServersOf } from './trace-servers.js';
 
 /** One attachment of the turn, with its fate and what the budget made of it (none where it never reached the budget). */
 export interface TracedItem {
@@ -17,7 +17,7 @@ export type TurnFacts = Omit<InjectionTrace, 'entries' | 'servers'> & {
   /** Every attachment of the turn, in resolve order. */
   readonly items: readonly TracedItem[];
   /** The MCP revision a server's session speaks, for the trace's servers section (see traceServersOf). */
-  readonly revisionOf: (server: string) => string | undefined;
+  readonly sessionOf: (server: string) => TracedSession | undefined;
 };
 
 /**
@@ -38,7 +38,7 @@ export function traceTurn(facts: TurnFacts, changes: ChangeTracker): InjectionTr
       return toTraceEntry(attachment, fate, composed, change);
     }),
   );
-  const servers = traceServersOf(entries, facts.revisionOf);
+  const servers = traceServersOf(entries, facts.sessionOf);
   return {
     turnId: facts.turnId,
     pipelineId: facts.pipelineId,

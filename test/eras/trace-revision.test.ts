@@ -39,8 +39,8 @@ describe("the trace names each server's negotiated MCP revision", () => {
       ['gitnexus', 'injected'],
     ]);
     expect(trace.servers).toEqual([
-      { server: 'gitnexus', protocolVersion: '2025-11-25' },
-      { server: 'modern', protocolVersion: '2026-07-28' },
+      { server: 'gitnexus', protocolVersion: '2025-11-25', pinUpdates: 'ttl' },
+      { server: 'modern', protocolVersion: '2026-07-28', pinUpdates: 'ttl' },
     ]);
     expect(Object.isFrozen(trace.servers)).toBe(true);
   });
@@ -59,8 +59,8 @@ describe("the trace names each server's negotiated MCP revision", () => {
 
     expect(bind).not.toHaveBeenCalled();
     expect(trace.servers).toEqual([
-      { server: 'gitnexus', protocolVersion: '2025-11-25' },
-      { server: 'modern', protocolVersion: '2026-07-28' },
+      { server: 'gitnexus', protocolVersion: '2025-11-25', pinUpdates: 'ttl' },
+      { server: 'modern', protocolVersion: '2026-07-28', pinUpdates: 'ttl' },
     ]);
   });
 });

@@ -16,6 +16,8 @@ import {
   ReadResourceRequestSchema,
   type ReadResourceResult,
   type Resource,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 
 /** A small real MCP server whose surface a test scripts: resources, contents, prompts, tools. */
@@ -29,13 +31,33 @@ export interface ScriptedServerOptions {
   readonly prompts?: readonly Prompt[];
   /** Called with every URI the server is asked to read. */
   readonly onRead?: (uri: string) => void;
+  /** Offer `resources.subscribe`; called with `subscribe <uri>` / `unsubscribe <uri>` for each request. */
+  readonly onSubscription?: (request: string) => void;
 }
 
 export function createScriptedServer(options: ScriptedServerOptions = {}): Server {
   const server = new Server(
     { name: 'scripted', version: '1.0.0' },
-    { capabilities: { resources: {}, prompts: {}, tools: {} }, instructions: 'scripted for tests' },
+    {
+      capabilities: {
+        resources: options.onSubscription ? { subscribe: true } : {},
+        prompts: {},
+        tools: {},
+      },
+      instructions: 'scripted for tests',
+    },
   );
+  const { onSubscription } = options;
+  if (onSubscription) {
+    server.setRequestHandler(SubscribeRequestSchema, (request) => {
+      onSubscription(`subscribe ${request.params.uri}`);
+      return {};
+    });
+    server.setRequestHandler(UnsubscribeRequestSchema, (request) => {
+      onSubscription(`unsubscribe ${request.params.uri}`);
+      return {};
+    });
+  }
   const resources = options.resources ?? [];
   server.setRequestHandler(ListResourcesRequestSchema, (request) => {
     if (options.loopingCursor) return { resources: resources.slice(0, 1), nextCursor: 'again' };
