@@ -36,6 +36,16 @@ describe('servers of the 2026-07-28 revision (fixtures on the MCP SDK v2 server 
       (error: unknown) => error as ContextError,
     );
 
+  it("an unknown resource on a modern-only server (2026-07-28's -32602) is RESOURCE_NOT_FOUND, as -32002 is on 2025", async () => {
+    const server = await start('modern-only');
+    const servers = registry({ mcpServers: { modern: { type: 'http', url: server.url } } });
+
+    const missing = await failureOf(servers.readResource('modern', 'note://missing'));
+
+    expect(missing).toMatchObject({ code: 'RESOURCE_NOT_FOUND', rpcCode: -32602, server: 'modern' });
+    expect(missing?.message).toContain('note://missing');
+  });
+
   it('a dual-era server is reached over its 2025 leg, and the status says 2025-11-25', async () => {
     const server = await start('dual-era');
     const servers = registry({ mcpServers: { dual: { type: 'http', url: server.url } } });
