@@ -156,7 +156,10 @@ async function renderAttachment(
   // A part whose naming line was cut away goes with it: the marker accounts for both.
   const parts = assembled.parts.filter(({ line }) => cut.text.includes(line)).map(({ part }) => part);
   const block = withParts({ kind: 'resource', text: frameResource(provenance, cut.text), provenance }, parts);
-  return { block, parts: framedParts(block.text, provenance, cut.parts ?? [{ text: cut.text }]) };
+  return {
+    block,
+    parts: framedParts(block.text, provenance, cut.parts ?? [{ text: cut.text }], cut.parts && cut.text),
+  };
 }
 
 /**
@@ -189,6 +192,7 @@ function framedParts(
   text: string,
   provenance: BlockProvenance,
   content: readonly JoinedPart[],
+  joined?: string,
 ): readonly JoinedPart[] {
   const empty = frameResource(provenance, '');
   const open = empty.slice(0, empty.length - closeTag.length);
@@ -196,8 +200,10 @@ function framedParts(
   if (!empty.endsWith(closeTag) || !text.startsWith(open) || !text.endsWith(closeTag)) return [{ text }];
   // The content as it should stand between the tags, compared as one string: part by part, with
   // each part's offset summed anew, it was quadratic in a relevant cut's parts (0.5 ms a turn).
+  // A cut gives its whole text (its parts make it up: TruncationResult), so it is not joined again.
   const inner =
-    content.length === 1 ? (content[0] as JoinedPart).text : content.map((part) => part.text).join('');
+    joined ??
+    (content.length === 1 ? (content[0] as JoinedPart).text : content.map((part) => part.text).join(''));
   const exact =
     text.length === open.length + inner.length + closeTag.length &&
     text.slice(open.length, open.length + inner.length) === inner;

@@ -124,6 +124,16 @@ export function createTiktokenTokenizer(
   // body from its end again as it fits the rendering (see encodeChunked's `walked`).
   let lastFromEnd: { readonly text: string; readonly walked: number[] } | undefined;
   let disposed = false;
+  const countShort = (text: string): number | undefined => {
+    if (text.length >= cacheFromChars) return undefined;
+    // Short texts recur every turn (frame headers, markers): keep their counts, keyed by the
+    // text itself (hashing them would cost about what counting does).
+    const known = shortCounts.get(text);
+    if (known !== undefined) return known;
+    const count = encodeGuarded(text, pieceEncoder).length;
+    shortCounts.set(text, count);
+    return count;
+  };
 
   return {
     name: `tiktoken:${encoding}`,
@@ -131,16 +141,10 @@ export function createTiktokenTokenizer(
     piecewise: true,
     encode: async (text) => (await encodeChunked(text, pieceEncoder, { keepTokens: true })).tokens,
     decode: (tokens) => decodeUtf8Whole(backend.bytesOfTokens(tokens)),
+    countShort,
     count: async (text) => {
-      if (text.length < cacheFromChars) {
-        // Short texts recur every turn (frame headers, markers): keep their counts, keyed by
-        // the text itself (hashing them would cost about what counting does).
-        const known = shortCounts.get(text);
-        if (known !== undefined) return known;
-        const count = encodeGuarded(text, pieceEncoder).length;
-        shortCounts.set(text, count);
-        return count;
-      }
+      const short = countShort(text);
+      if (short !== undefined) return short;
       const key = await keyOf(text);
       const cached = counts.get(key);
       if (cached !== undefined) return cached;

@@ -28,6 +28,12 @@ export interface Tokenizer {
   decode(tokens: Uint32Array): string;
   count(text: string): Promise<number>;
   /**
+   * `count(text)` without waiting, for a text short enough to count at once (a marker, a join, a
+   * chunk), else undefined (then `count`). Optional: the budget awaits `count` without it. It saves
+   * a turn that adds up hundreds of short counts (a `relevant` cut's markers and joins) a promise each.
+   */
+  countShort?(text: string): number | undefined;
+  /**
    * Tokens from the start (or the end) of `text` until more than `limitTokens` are seen, so the
    * cost grows with the limit, not the text. Optional: without it the whole text is encoded.
    * `resume`, from the start only: an earlier bounded encoding of the same text from its start;

@@ -54,7 +54,9 @@ export const truncateRelevant: TruncationStrategy = async (request) => {
     if (misses >= maxMisses || used >= request.contentTokens) break;
     let tokens = index.tokens[chunk] as number;
     if (tokens < 0) {
-      tokens = await tokenizer.count(body.slice(index.starts[chunk], index.ends[chunk]));
+      const text = body.slice(index.starts[chunk], index.ends[chunk]);
+      // A chunk short enough is counted at once: a new body's chunks, dozens, a promise each otherwise.
+      tokens = tokenizer.countShort?.(text) ?? (await tokenizer.count(text));
       index.tokens[chunk] = tokens;
     }
     // The plan already paid for one marker (everything elided is one gap); a chunk that splits
