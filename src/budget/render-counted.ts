@@ -206,6 +206,7 @@ function framedParts(
     (content.length === 1 ? (content[0] as JoinedPart).text : content.map((part) => part.text).join(''));
   const exact =
     text.length === open.length + inner.length + closeTag.length &&
+    (joined === undefined || content.reduce((sum, part) => sum + part.text.length, 0) === joined.length) &&
     text.slice(open.length, open.length + inner.length) === inner;
   return exact ? parts : [{ text }];
 }
