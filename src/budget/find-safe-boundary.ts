@@ -71,7 +71,8 @@ export function firstSafeBoundary(text: string, from: number, to: number): numbe
  * They cut text that has no safe boundary (base64, minified JSON, CJK with punctuation) without
  * walking its pieces:
  * - between a number and anything else, either way round: numbers make pieces of their own
- *   (`\p{N}{1,3}`), and no other piece takes one;
+ *   (`\p{N}{1,3}`), and no other piece takes one; but not after two or more whitespace characters
+ *   (a whitespace run splits differently when a number follows it than when the text ends there);
  * - after a letter followed by what is neither a letter, a mark nor `'`: a letter piece goes on
  *   only with letters and marks (or a contraction, which starts with `'`), no other piece takes a
  *   letter, and a letter piece's one leading character is never a letter;
@@ -105,7 +106,13 @@ function isHardBoundary(text: string, index: number): boolean {
   }
   const before = bitsOf(codePointBefore(text, index));
   const after = bitsOf(codePointAt(text, index));
-  if ((before & numberBit) !== (after & numberBit)) return true;
+  if ((before & numberBit) !== (after & numberBit)) {
+    // Before a number, whitespace is a boundary only on its own: a run of two or more gives its
+    // last character a piece of its own in the whole (`\s+(?!\S)` stops short of it), but ends a
+    // part cut there as one piece (`"a  15"` is 4 tokens whole, 2 + 1 in halves).
+    const spaceRun = (before & spaceBit) !== 0 && (bitsOf(codePointBefore(text, index - 1)) & spaceBit) !== 0;
+    return !((after & numberBit) !== 0 && spaceRun);
+  }
   if ((before & letterBit) !== 0) return (after & letterish) === 0 && unit !== apostrophe;
   return (before & punctBit) !== 0 && (after & spaceBit) !== 0 && (after & newlineBit) === 0;
 }

@@ -1,5 +1,13 @@
+import { get_encoding } from 'tiktoken';
 import { describe, expect, it, vi } from 'vitest';
-import { firstSafeBoundary, isSafeBoundary, lastSafeBoundary } from '../../src/budget/find-safe-boundary.js';
+import {
+  firstHardBoundary,
+  firstSafeBoundary,
+  isSafeBoundary,
+  lastHardBoundary,
+  lastSafeBoundary,
+} from '../../src/budget/find-safe-boundary.js';
+import { createTiktokenTokenizer } from '../../src/budget/tiktoken-tokenizer.js';
 
 // Safe boundaries of this text (15 characters): 0, 3 (after "\n", before "c"), 5 (" ef"), 12
 // (" ij") and 15; 9 is not one ("\n" followed by a space), nor is any other index.
@@ -127,6 +135,40 @@ describe('lastSafeBoundary and firstSafeBoundary against a scan of every index',
           reference(value, from, to, false),
         ]);
       }
+    }
+  });
+});
+
+describe('hard boundaries (texts without safe ones)', () => {
+  it('before a number, a whitespace run of two or more is no boundary: counted in parts cut there, the run splits otherwise', async () => {
+    const reference = get_encoding('o200k_base');
+    try {
+      const count = (part: string) => reference.encode_ordinary(part).length;
+      for (const [sample, at] of [
+        ['a  15', 3],
+        ['x:\n  7', 5],
+        ['ab\t\t9', 4],
+      ] as const) {
+        // Cut before the number, the halves count one token less than the whole.
+        expect(count(sample.slice(0, at)) + count(sample.slice(at)), sample).toBe(count(sample) - 1);
+        expect(lastHardBoundary(sample, 0, at), sample).not.toBe(at);
+        expect(firstHardBoundary(sample, at, sample.length), sample).not.toBe(at);
+      }
+      // One whitespace character on its own still is one, and so is a number before whitespace.
+      expect(lastHardBoundary('a 15', 0, 2)).toBe(2);
+      expect(lastHardBoundary('15  a', 0, 2)).toBe(2);
+      // Through the chunked counter: minified text with such runs and no safe boundary, exact.
+      const tokenizer = createTiktokenTokenizer();
+      try {
+        for (const unit of ['x,  15', '[  12,  34]', 'ab\t\t9']) {
+          const long = unit.repeat(20_000);
+          expect(await tokenizer.count(long), unit).toBe(count(long));
+        }
+      } finally {
+        tokenizer.dispose();
+      }
+    } finally {
+      reference.free();
     }
   });
 });
