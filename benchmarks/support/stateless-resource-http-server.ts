@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -30,45 +30,26 @@ export async function startStatelessResourceHttpServer(
   // One validator for every request's server: each SDK Server otherwise builds its own Ajv
   // instance, about 1 ms of the benchmark process's CPU per request, billed to the turn measured.
   const jsonSchemaValidator = new AjvJsonSchemaValidator();
-  const httpServer = createServer((request, response) => {
-    (async () => {
-      if (request.method !== 'POST') {
-        response.writeHead(405).end();
-        return;
-      }
-      const server = new Server(
-        { name, version: '1.0.0' },
-        { capabilities: { resources: {} }, jsonSchemaValidator },
-      );
-      server.setRequestHandler(ListResourcesRequestSchema, async () => ({
-        resources: uris.map((uri) => ({ uri, name: uri, mimeType: 'text/plain' })),
-      }));
-      server.setRequestHandler(ReadResourceRequestSchema, async (read) => ({
-        contents: [{ uri: read.params.uri, mimeType: 'text/plain', text: bodyOf(read.params.uri) }],
-      }));
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-      response.on('close', () => void server.close());
-      await server.connect(transport);
-      await transport.handleRequest(request, response, await readJson(request));
-    })().catch(() => {
-      if (!response.headersSent) response.writeHead(500);
-      response.end();
-    });
-  });
-  await new Promise<void>((resolve, reject) => {
-    httpServer.once('error', reject);
-    httpServer.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = httpServer.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/mcp`,
-    era,
-    close: () =>
-      new Promise<void>((resolve) => {
-        httpServer.closeAllConnections();
-        httpServer.close(() => resolve());
-      }),
-  };
+  return servedOnLoopback(async (request, response) => {
+    if (request.method !== 'POST') {
+      response.writeHead(405).end();
+      return;
+    }
+    const server = new Server(
+      { name, version: '1.0.0' },
+      { capabilities: { resources: {} }, jsonSchemaValidator },
+    );
+    server.setRequestHandler(ListResourcesRequestSchema, async () => ({
+      resources: uris.map((uri) => ({ uri, name: uri, mimeType: 'text/plain' })),
+    }));
+    server.setRequestHandler(ReadResourceRequestSchema, async (read) => ({
+      contents: [{ uri: read.params.uri, mimeType: 'text/plain', text: bodyOf(read.params.uri) }],
+    }));
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    response.on('close', () => void server.close());
+    await server.connect(transport);
+    await transport.handleRequest(request, response, await readJson(request));
+  }, '2025-11-25');
 }
 
 /** The same resources on the v2 server package, 2026-07-28 only (see BenchEra). */
@@ -95,12 +76,25 @@ async function startModernResourceHttpServer(
     },
     { legacy: 'reject', keepAliveMs: 0 },
   );
-  const httpServer = createServer((request, response) => {
-    (async () => {
+  return servedOnLoopback(
+    async (request, response) => {
       const chunks: Buffer[] = [];
       for await (const chunk of request) chunks.push(chunk as Buffer);
       await answerWith((web) => handler.fetch(web), request, response, Buffer.concat(chunks));
-    })().catch(() => {
+    },
+    '2026-07-28',
+    () => handler.close(),
+  );
+}
+
+/** `handle` on 127.0.0.1 at a free port (a failure answers 500), its MCP endpoint's URL, and its close. */
+async function servedOnLoopback(
+  handle: (request: IncomingMessage, response: ServerResponse) => Promise<void>,
+  era: BenchEra,
+  closeHandler: () => Promise<void> = async () => {},
+): Promise<StatelessResourceHttpServer> {
+  const httpServer = createServer((request, response) => {
+    handle(request, response).catch(() => {
       if (!response.headersSent) response.writeHead(500);
       response.end();
     });
@@ -112,9 +106,9 @@ async function startModernResourceHttpServer(
   const { port } = httpServer.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/mcp`,
-    era: '2026-07-28',
+    era,
     close: async () => {
-      await handler.close();
+      await closeHandler();
       httpServer.closeAllConnections();
       await new Promise<void>((resolve) => httpServer.close(() => resolve()));
     },
