@@ -20,7 +20,7 @@ describe("the trace's servers section (traceServersOf)", () => {
     expect(traceServersOf(entries(), () => ({ protocolVersion: '2025-11-25' }))).toBeUndefined();
   });
 
-  it('the same entries (a kept turn) answer the same frozen section while every revision holds, and a new one when a server changes era', () => {
+  it('the same entries (a kept turn) answer an equal frozen section while every revision holds, and a new one when a server changes era', () => {
     const answered = entries('a', 'b', 'a');
     const revisions: Record<string, string | undefined> = { a: '2025-11-25', b: '2025-11-25' };
     const revisionOf = byRevision(revisions);
@@ -32,7 +32,8 @@ describe("the trace's servers section (traceServersOf)", () => {
     revisions.a = undefined;
     const lost = traceServersOf(answered, revisionOf);
 
-    expect(again).toBe(first);
+    expect(again).toEqual(first);
+    expect(Object.isFrozen(again)).toBe(true);
     expect(Object.isFrozen(first)).toBe(true);
     expect(Object.isFrozen(first?.[0])).toBe(true);
     expect(changed).toEqual([
@@ -51,7 +52,9 @@ describe("the trace's servers section (traceServersOf)", () => {
       { server: 'a', protocolVersion: '2025-11-25', pinUpdates: 'notifications' },
       { server: 'b', protocolVersion: '2025-11-25', pinUpdates: 'ttl' },
     ]);
-    expect(traceServersOf(answered, sessionOf)).toBe(first);
+    const again = traceServersOf(answered, sessionOf);
+    expect(again).toEqual(first);
+    expect(Object.isFrozen(again)).toBe(true);
     updates.a = 'ttl';
     expect(traceServersOf(answered, sessionOf)?.[0]).toEqual({
       server: 'a',
