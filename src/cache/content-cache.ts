@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { raceAbort } from '../mcp/race-abort.js';
 import { parseOptions } from '../options/parse-options.js';
 import type { CacheStatus } from '../types.js';
+import { cacheHintsOf } from './cache-hints-of.js';
 import { measureContents } from './measure-contents.js';
 import { SegmentedLru } from './segmented-lru.js';
 import type { Invalidation, SharedCacheStatus, SharedTier } from './shared-tier.js';
@@ -29,12 +30,17 @@ export const cacheOptionsSchema = z.strictObject({
    * LRU); at most half of maxBytes.
    */
   probationMaxBytes: z.number().int().nonnegative().optional(),
-  /** How long a read stays fresh (default 5 minutes). */
+  /**
+   * How long a read stays fresh when its result says nothing of it (a 2025 server's; default 5
+   * minutes). A 2026-07-28 result's own `ttlMs` sets its freshness instead, up to `maxTtlMs`.
+   */
   ttlMs: z
     .number()
     .int()
     .nonnegative()
     .default(5 * 60_000),
+  /** The longest a result's own `ttlMs` keeps it fresh (default: `ttlMs`, so hints only shorten it). */
+  maxTtlMs: z.number().int().nonnegative().optional(),
   /** How old a copy may be and still be served when a fresh read fails (default 1 hour). */
   maxStaleMs: z
     .number()
@@ -96,6 +102,13 @@ export interface ReadRequest {
   readonly uri: string;
   /** Whose credentials read it, where they differ per user; part of the key. */
   readonly principal?: string;
+  /**
+   * The user the read is for, on a server whose credentials all users share (no `principal`):
+   * a result the server marks `cacheScope: 'private'` is kept for this user alone, and never
+   * answers another's read, not even one waiting on the same flight. Reads without one share
+   * one anonymous partition (one authorization context: the host's).
+   */
+  readonly privateTo?: string;
   /** Skip the cache for this read (the result still refreshes it). */
   readonly bypass?: boolean;
   /**
@@ -135,6 +148,8 @@ interface Entry extends CachedContent {
   readonly server: string;
   /** The request's identity, or its server's name without one: the key's first part. */
   readonly space: string;
+  /** How long after `fetchedAt` it is fresh: its result's `ttlMs` (capped), else the cache's `ttlMs`. */
+  readonly freshForMs: number;
   /** Set when the session that produced it closed: not served fresh, still usable on error. */
   staleSince?: number;
   /** What a hit on it answers: one object per entry, not one per turn. */
@@ -145,7 +160,9 @@ interface Entry extends CachedContent {
 
 interface Flight {
   readonly space: string;
-  readonly promise: Promise<{ content: CachedContent; shared?: SharedCacheStatus }>;
+  /** The user whose read started it (see ReadRequest.privateTo). */
+  readonly privateTo: string | undefined;
+  readonly promise: Promise<{ content: CachedContent; shared?: SharedCacheStatus; private: boolean }>;
   /** False once an invalidation lands during the read: its result must not be stored. */
   storable: boolean;
 }
@@ -238,8 +255,8 @@ export class ContentCache extends EventEmitter<CacheEvents> {
    */
   peek(request: ReadRequest): CacheRead | undefined {
     if (request.bypass) return undefined;
-    const cached = this.#entries.get(cacheKey(request));
-    if (!cached || !this.#isFresh(cached)) return undefined;
+    const cached = this.#freshAt(cacheKey(request)) ?? this.#freshAt(privateKeyOf(request));
+    if (!cached) return undefined;
     this.#metrics.hits++;
     cached.hit ??= { content: cached, cache: 'hit' };
     return cached.hit;
@@ -280,10 +297,17 @@ export class ContentCache extends EventEmitter<CacheEvents> {
     else this.#metrics.misses++;
     const flight = (!request.bypass && this.#flights.get(key)) || this.#startFlight(key, request, read);
     try {
-      const { content, shared } = await raceAbort(flight.promise, request.signal);
+      const outcome = await raceAbort(flight.promise, request.signal);
+      const ownKey = privateKeyOf(request);
+      // Another user's private answer (cacheScope 'private'): this user's read is its own.
+      if (outcome.private && ownKey !== undefined && ownKey !== key && flight.privateTo !== request.privateTo)
+        return this.#readAnew(ownKey, request, read);
+      const { content, shared } = outcome;
       return { content, cache: request.bypass ? 'bypass' : 'miss', ...(shared && { shared }) };
     } catch (error) {
-      const fallback = this.#entries.get(key);
+      const privateKey = privateKeyOf(request);
+      const fallback =
+        this.#entries.get(key) ?? (privateKey === undefined ? undefined : this.#entries.get(privateKey));
       if (request.signal?.aborted || !fallback || Date.now() - fallback.fetchedAt > this.#options.maxStaleMs)
         throw error;
       this.#metrics.staleServes++;
@@ -409,9 +433,15 @@ export class ContentCache extends EventEmitter<CacheEvents> {
     this.#recordInvalidation({ server, reason, entries });
   }
 
-  /** How long a read stays fresh. */
+  /** How long a read stays fresh when its result says nothing of it. */
   get ttlMs(): number {
     return this.#options.ttlMs;
+  }
+
+  /** When a copy a peek answered stops being fresh (epoch ms): by its result's hint or the TTL. */
+  freshUntil(content: CachedContent): number {
+    const freshForMs = (content as Partial<Entry>).freshForMs ?? this.#freshnessOf(content.result).freshForMs;
+    return content.fetchedAt + freshForMs;
   }
 
   /** Of maxBytes, the bytes set apart for reads on probation (0: admission is off). */
@@ -444,7 +474,24 @@ export class ContentCache extends EventEmitter<CacheEvents> {
   // --- Internal helpers ---
 
   #isFresh(entry: Entry, now = Date.now()): boolean {
-    return entry.staleSince === undefined && now - entry.fetchedAt < this.#options.ttlMs;
+    return entry.staleSince === undefined && now - entry.fetchedAt < entry.freshForMs;
+  }
+
+  #freshAt(key: string | undefined): Entry | undefined {
+    if (key === undefined) return undefined;
+    const cached = this.#entries.get(key);
+    return cached && this.#isFresh(cached) ? cached : undefined;
+  }
+
+  /**
+   * What a result's hints make of it here (MCP 2026-07-28 caching): fresh for its own `ttlMs`
+   * up to `maxTtlMs`, or the cache's `ttlMs` when it carries none; and whether it is private.
+   */
+  #freshnessOf(result: ReadResourceResult): { freshForMs: number; private: boolean } {
+    const hints = cacheHintsOf(result);
+    if (!hints) return { freshForMs: this.#options.ttlMs, private: false };
+    const maxTtlMs = this.#options.maxTtlMs ?? this.#options.ttlMs;
+    return { freshForMs: Math.min(hints.ttlMs, maxTtlMs), private: hints.cacheScope === 'private' };
   }
 
   #startFlight(key: string, request: ReadRequest, read: () => Promise<ReadResourceResult>): Flight {
@@ -464,10 +511,12 @@ export class ContentCache extends EventEmitter<CacheEvents> {
     this.#noteSpace(request.server, space);
     const flight: Flight = {
       space,
+      privateTo: request.privateTo,
       storable: true,
       promise: this.#readThroughFleet(request, readFromServer, () => flight.storable).then((outcome) => {
-        if (flight.storable) this.#store(key, request, space, outcome.content);
-        return outcome;
+        const freshness = this.#freshnessOf(outcome.content.result);
+        if (flight.storable) this.#store(key, request, space, outcome.content, freshness);
+        return { ...outcome, private: freshness.private };
       }),
     };
     this.#flights.set(key, flight);
@@ -497,7 +546,11 @@ export class ContentCache extends EventEmitter<CacheEvents> {
       uri: request.uri,
       ...(request.principal !== undefined && { principal: request.principal }),
     });
-    if (lookup.kind === 'hit') return { content: lookup.content, shared: 'hit' };
+    if (lookup.kind === 'hit') {
+      // The fleet's copy is another process's bytes: served only while its own hints allow it.
+      if (this.#shareable(lookup.content, Date.now())) return { content: lookup.content, shared: 'hit' };
+      return { content: await readFromServer(), shared: 'miss' };
+    }
     if (lookup.kind === 'alone') return { content: await readFromServer(), shared: lookup.reason };
     let content: CachedContent;
     try {
@@ -506,9 +559,16 @@ export class ContentCache extends EventEmitter<CacheEvents> {
       lookup.release();
       throw error;
     }
-    if (storable()) await lookup.fill(content);
+    // A private result, or one fresh for no time, is never the fleet's.
+    if (storable() && this.#shareable(content, content.fetchedAt)) await lookup.fill(content);
     else lookup.release();
     return { content, shared: 'miss' };
+  }
+
+  /** Whether a copy may be (or be served from) the fleet's at `now`: public, or unhinted, and fresh. */
+  #shareable(content: CachedContent, now: number): boolean {
+    const { freshForMs, private: isPrivate } = this.#freshnessOf(content.result);
+    return !isPrivate && now - content.fetchedAt < freshForMs;
   }
 
   /**
@@ -516,13 +576,27 @@ export class ContentCache extends EventEmitter<CacheEvents> {
    * the main LRU (a pin's copy read again as a message attachment stays there) and was not pushed
    * out of probation lately (then this is its second read: it enters the main LRU).
    */
-  #store(key: string, request: ReadRequest, space: string, content: CachedContent): void {
+  #store(
+    key: string,
+    request: ReadRequest,
+    space: string,
+    content: CachedContent,
+    freshness: { freshForMs: number; private: boolean },
+  ): void {
     if (content.bytes + entryOverheadBytes > this.#options.maxBytes / entryShare) {
       this.#metrics.tooLargeToCache++;
       return;
     }
+    // A private result read with shared credentials is its user's alone: kept under that user's
+    // key, and the shared key's older copy (which it replaces) goes.
+    const privateKey = freshness.private ? privateKeyOf(request) : undefined;
+    if (privateKey !== undefined && privateKey !== key) {
+      this.#entries.delete(key);
+      key = privateKey;
+    }
     const { result, sha256, bytes, fetchedAt } = content;
-    const entry: Entry = { result, sha256, bytes, fetchedAt, server: request.server, space };
+    const { freshForMs } = freshness;
+    const entry: Entry = { result, sha256, bytes, fetchedAt, freshForMs, server: request.server, space };
     // Too large for probation: only its key is remembered, so that a second read keeps it.
     if (this.#entries.set(key, entry, request.probation === true) === 'remembered') {
       this.#metrics.tooLargeToCache++;
@@ -569,6 +643,18 @@ function cacheKey(request: ReadRequest): string {
   if (frozen) requestKeys.set(request, key);
   return key;
 }
+
+/**
+ * Where a private result read with shared credentials is kept: its user's own key (see
+ * ReadRequest.privateTo); none for a read whose key already names its principal.
+ */
+function privateKeyOf(request: ReadRequest): string | undefined {
+  if (request.principal !== undefined) return undefined;
+  return `${spaceOf(request)}${separator}${request.uri}${separator}${privateMark}${request.privateTo ?? ''}`;
+}
+
+// Marks a key's last part as a user's private partition, apart from every per-user principal.
+const privateMark = '\u0001';
 
 /** The key's first part: the server's identity, or its name for a read made without one. */
 function spaceOf(request: ReadRequest): string {

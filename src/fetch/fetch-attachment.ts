@@ -249,10 +249,12 @@ function peekContent(attachment: FetchTarget, context: FetchContext): CacheRead 
     identity.catch(() => undefined);
     return undefined;
   }
-  return context.cache?.peek(peekRequestOf(attachment, identity, partitionOf(server, context)));
+  return context.cache?.peek(
+    peekRequestOf(attachment, identity, partitionOf(server, context), context.principal),
+  );
 }
 
-// The peek request of each target, per principal: a pin's target is one object while the pin is
+// The peek request of each target, per principal (and user, see ReadRequest.privateTo): a pin's target is one object while the pin is
 // unchanged (see resolvePin), so a warm turn's peeks allocate no request, and the cache keeps its
 // key by it (a frozen request). A target built for one turn gets one for that turn, dropped with it.
 const peekRequests = new WeakMap<FetchTarget, ReadRequest>();
@@ -261,11 +263,13 @@ function peekRequestOf(
   attachment: FetchTarget,
   identity: string,
   principal: string | undefined,
+  privateTo: string | undefined,
 ): ReadRequest {
   const kept = peekRequests.get(attachment);
-  if (kept && kept.principal === principal && kept.identity === identity) return kept;
+  if (kept && kept.principal === principal && kept.privateTo === privateTo && kept.identity === identity)
+    return kept;
   const { server, uri } = attachment;
-  const request = Object.freeze({ server, identity, uri, principal });
+  const request = Object.freeze({ server, identity, uri, principal, privateTo });
   peekRequests.set(attachment, request);
   return request;
 }
@@ -291,6 +295,7 @@ async function readContent(attachment: FetchTarget, context: FetchContext): Prom
       identity,
       uri,
       principal: partitionOf(server, context),
+      privateTo: context.principal,
       bypass: bypassesCache(attachment, context),
       signal: context.until.signal,
       probation: onProbation(attachment),
@@ -309,7 +314,8 @@ function onProbation(attachment: FetchTarget): boolean {
 
 /**
  * Invariant 9: a per-user server's content is keyed by its principal, so no other principal's
- * turn can be served it (cache hit, single-flight join or stale copy alike).
+ * turn can be served it (cache hit, single-flight join or stale copy alike). A shared server's
+ * result marked `private` is kept by the turn's principal as well (ReadRequest.privateTo).
  */
 function partitionOf(server: string, context: FetchContext): string | undefined {
   return context.servers.isPerUser(server) ? context.principal : undefined;

@@ -270,7 +270,7 @@ export class KeptTurns {
       ...(trace.instructions && { instructions: trace.instructions }),
       ...(inputs.sessionsOpened !== undefined && { sessionsOpened: inputs.sessionsOpened }),
       keptAt: Date.now(),
-      freshUntil: freshUntilOf(inputs.contents, this.#cache.ttlMs),
+      freshUntil: freshUntilOf(inputs.contents, this.#cache),
       retirements: this.#cache.retirements,
       confirmed,
     });
@@ -289,11 +289,11 @@ export interface KeptTurnBounds {
 const bytesPerAttachment = 64;
 const bytesPerTurn = 1024;
 
-/** When the first of `contents` goes past the TTL. */
-function freshUntilOf(contents: readonly CachedContent[], ttlMs: number): number {
+/** When the first of `contents` stops being fresh (each by its own hint or the cache's TTL). */
+function freshUntilOf(contents: readonly CachedContent[], cache: ContentCache): number {
   let first = Number.POSITIVE_INFINITY;
-  for (const content of contents) first = Math.min(first, content.fetchedAt);
-  return first + ttlMs;
+  for (const content of contents) first = Math.min(first, cache.freshUntil(content));
+  return first;
 }
 
 /** A kept turn's size for the bound: its blocks' text and media (UTF-16, two bytes a unit), and its arrays. */

@@ -1,53 +1,9 @@
 import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { ContentCache } from '../../src/cache/content-cache.js';
-import type { Invalidation, SharedContent, SharedLookup, SharedTier } from '../../src/cache/shared-tier.js';
+import type { SharedTier } from '../../src/cache/shared-tier.js';
 import { body, textOf } from './read-results.js';
-
-/**
- * A shared tier the test scripts: each lookup answers what `next` says (default `alone`), and
- * everything asked of it is recorded.
- */
-function scriptedTier() {
-  const calls: string[] = [];
-  const published: Invalidation[] = [];
-  const filled: SharedContent[] = [];
-  const listeners = new Set<(invalidation: Invalidation) => void>();
-  let next: () => SharedLookup = () => ({ kind: 'alone', reason: 'unavailable' });
-  const tier: SharedTier = {
-    lookup: async (key) => {
-      calls.push(`lookup ${key.server} ${key.uri} ${key.principal ?? '-'}`);
-      return next();
-    },
-    publish: (invalidation) => published.push(invalidation),
-    onInvalidation: (listener) => {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-  };
-  const lead = (): SharedLookup => ({
-    kind: 'lead',
-    fill: async (content) => {
-      calls.push('fill');
-      filled.push(content);
-    },
-    release: () => calls.push('release'),
-  });
-  return {
-    tier,
-    calls,
-    published,
-    filled,
-    listeners,
-    lead,
-    answer: (lookup: () => SharedLookup) => {
-      next = lookup;
-    },
-    hear: (invalidation: Invalidation) => {
-      for (const listener of listeners) listener(invalidation);
-    },
-  };
-}
+import { scriptedTier } from './scripted-tier.js';
 
 describe('ContentCache with a shared tier', () => {
   it("a local miss served by the fleet's copy: no read, kept locally, said so", async () => {

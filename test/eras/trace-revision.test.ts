@@ -7,7 +7,16 @@ describe("the trace names each server's negotiated MCP revision", () => {
   const harness = async () => {
     const modern = await startModernServer({
       eras: 'modern-only',
-      resources: [{ uri: 'note://a', name: 'a', text: 'alpha', mimeType: 'text/plain' }],
+      // Fresh for 5 minutes by its own hint (the v2 server's default, ttlMs 0, is never fresh).
+      resources: [
+        {
+          uri: 'note://a',
+          name: 'a',
+          text: 'alpha',
+          mimeType: 'text/plain',
+          cacheHint: { ttlMs: 300_000, cacheScope: 'public' },
+        },
+      ],
     });
     onTestFinished(() => modern.close());
     const started = await startProviderHarness('memory', {
