@@ -65,7 +65,10 @@ async function startModernResourceHttpServer(
         { name, version: '1.0.0' },
         {
           capabilities: { resources: {} },
-          cacheHints: { 'resources/read': { ttlMs: 300_000, cacheScope: 'public' } },
+          cacheHints: {
+            'resources/read': { ttlMs: 300_000, cacheScope: 'public' },
+            'resources/list': { ttlMs: 300_000, cacheScope: 'public' },
+          },
         },
       );
       server.setRequestHandler('resources/list', async () => ({ resources }));

@@ -23,3 +23,18 @@ export function cacheHintsOf(result: object): CacheHints | undefined {
     cacheScope: cacheScope === 'public' ? 'public' : 'private',
   };
 }
+
+/**
+ * What a listing of several pages may be cached as: for the shortest time any page allows, and
+ * private when any page is. Unhinted pages (2025) leave the others' hints as they are.
+ */
+export function narrowestHints(
+  one: CacheHints | undefined,
+  other: CacheHints | undefined,
+): CacheHints | undefined {
+  if (!one || !other) return one ?? other;
+  return {
+    ttlMs: Math.min(one.ttlMs, other.ttlMs),
+    cacheScope: one.cacheScope === 'private' || other.cacheScope === 'private' ? 'private' : 'public',
+  };
+}

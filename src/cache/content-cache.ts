@@ -438,6 +438,11 @@ export class ContentCache extends EventEmitter<CacheEvents> {
     return this.#options.ttlMs;
   }
 
+  /** The longest a result's own `ttlMs` keeps it fresh. */
+  get maxTtlMs(): number {
+    return this.#options.maxTtlMs ?? this.#options.ttlMs;
+  }
+
   /** When a copy a peek answered stops being fresh (epoch ms): by its result's hint or the TTL. */
   freshUntil(content: CachedContent): number {
     const freshForMs = (content as Partial<Entry>).freshForMs ?? this.#freshnessOf(content.result).freshForMs;
@@ -490,8 +495,7 @@ export class ContentCache extends EventEmitter<CacheEvents> {
   #freshnessOf(result: ReadResourceResult): { freshForMs: number; private: boolean } {
     const hints = cacheHintsOf(result);
     if (!hints) return { freshForMs: this.#options.ttlMs, private: false };
-    const maxTtlMs = this.#options.maxTtlMs ?? this.#options.ttlMs;
-    return { freshForMs: Math.min(hints.ttlMs, maxTtlMs), private: hints.cacheScope === 'private' };
+    return { freshForMs: Math.min(hints.ttlMs, this.maxTtlMs), private: hints.cacheScope === 'private' };
   }
 
   #startFlight(key: string, request: ReadRequest, read: () => Promise<ReadResourceResult>): Flight {

@@ -54,6 +54,7 @@ export function createFreshness(
   servers.on('session-opened', onOpened);
   const listings = new ListingIndex(servers, {
     ttlMs: cache.ttlMs,
+    maxTtlMs: cache.maxTtlMs,
     timeoutMs: listingTimeoutMs,
     onFailure: (failure) => emit('listing-failed', failure),
   });

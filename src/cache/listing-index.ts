@@ -1,6 +1,8 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { Resource } from '@modelcontextprotocol/sdk/types.js';
 import { ContextError } from '../errors.js';
 import type { McpServerRegistry } from '../mcp/mcp-server-registry.js';
+import { cacheHintsOf } from './cache-hints-of.js';
 
 /** A listing refresh that failed: the last known listing (if any) stays in use. */
 export interface ListingFailure {
@@ -9,8 +11,13 @@ export interface ListingFailure {
 }
 
 export interface ListingIndexOptions {
-  /** How long a listing is fresh; an older one is still used while it is refreshed. */
+  /**
+   * How long a listing is fresh when its result says nothing of it (2025), and how long a failed
+   * refresh waits to be tried again; an older listing is still used while it is refreshed.
+   */
   readonly ttlMs: number;
+  /** The longest a listing's own `ttlMs` (2026-07-28) keeps it fresh (default: `ttlMs`). */
+  readonly maxTtlMs?: number;
   /** Bounds one listing refresh. */
   readonly timeoutMs?: number;
   /** A background refresh failed (it never fails a turn). */
@@ -20,8 +27,12 @@ export interface ListingIndexOptions {
 interface Listing {
   /** The last listing that arrived; undefined until one has. */
   known?: ReadonlyMap<string, Resource>;
+  /** Its resources as they arrived: a refresh that answers the same changes nothing. */
+  listed?: readonly Resource[];
   /** When the last refresh settled (a failed one too: it is not retried before the TTL runs out). */
   at: number;
+  /** How long after `at` it is fresh: its result's `ttlMs` (capped), else the `ttlMs` option. */
+  freshForMs: number;
   /** `list_changed` or a closed session since `known` was listed. */
   invalidated: boolean;
   /** The one refresh in flight for this server. */
@@ -103,7 +114,7 @@ export class ListingIndex {
 
   #current(server: string, actor: { pipelineId: string; agentId?: string }): Listing {
     const listing = this.#listingOf(server);
-    if (!listing.refreshing && (listing.invalidated || Date.now() - listing.at >= this.#options.ttlMs)) {
+    if (!listing.refreshing && (listing.invalidated || Date.now() - listing.at >= listing.freshForMs)) {
       listing.refreshing = this.#refresh(server, listing, actor);
     }
     return listing;
@@ -112,7 +123,7 @@ export class ListingIndex {
   #listingOf(server: string): Listing {
     let listing = this.#listings.get(server);
     if (!listing) {
-      listing = { at: Number.NEGATIVE_INFINITY, invalidated: false };
+      listing = { at: Number.NEGATIVE_INFINITY, freshForMs: this.#options.ttlMs, invalidated: false };
       this.#listings.set(server, listing);
     }
     return listing;
@@ -125,14 +136,24 @@ export class ListingIndex {
   ): Promise<void> {
     // A change announced while this refresh runs may not be in its answer: it stays invalidated.
     listing.invalidated = false;
+    // A failed refresh is tried again after the `ttlMs` option, whatever the listing allowed.
+    listing.freshForMs = this.#options.ttlMs;
     try {
-      const { resources } = await this.#servers.listResources(server, {
+      const result = await this.#servers.listResources(server, {
         all: true,
         actor,
         ...(this.#options.timeoutMs !== undefined && { timeoutMs: this.#options.timeoutMs }),
       });
-      listing.known = new Map(resources.map((resource) => [resource.uri, resource]));
-      this.#generation++;
+      const { resources } = result;
+      const hints = cacheHintsOf(result);
+      if (hints) listing.freshForMs = Math.min(hints.ttlMs, this.#options.maxTtlMs ?? this.#options.ttlMs);
+      // A listing fresh for no time is asked for by every turn: the same answer again is no change
+      // (kept turns and what turns learned from it stand).
+      if (!listing.listed || !isDeepStrictEqual(listing.listed, resources)) {
+        listing.listed = resources;
+        listing.known = new Map(resources.map((resource) => [resource.uri, resource]));
+        this.#generation++;
+      }
     } catch (thrown) {
       const error = ContextError.isInstance(thrown)
         ? thrown

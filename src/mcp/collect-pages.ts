@@ -1,8 +1,16 @@
+import { type CacheHints, cacheHintsOf, narrowestHints } from '../cache/cache-hints-of.js';
 import { ContextError } from '../errors.js';
 
 export interface Page<T> {
   readonly items: T[];
   readonly nextCursor?: string;
+  /** What the page's result says of its caching (2026-07-28 `ttlMs`, `cacheScope`). */
+  readonly hints?: CacheHints | undefined;
+}
+
+/** A page of `items` from a list result, with the result's cursor and cache hints. */
+export function pageOf<T>(items: T[], result: { nextCursor?: string | undefined }): Page<T> {
+  return { items, nextCursor: result.nextCursor, hints: cacheHintsOf(result) };
 }
 
 export interface PagingOptions {
@@ -17,13 +25,15 @@ export interface PagingOptions {
 /**
  * Follows `nextCursor` until the server stops sending one. A cursor seen twice would loop
  * forever, and a listing larger than the caps would grow memory without bound: both are
- * errors that say what happened, never a silently shortened list.
+ * errors that say what happened, never a silently shortened list. The whole is cached as its
+ * narrowest page allows (each page's hints are its own: see narrowestHints).
  */
 export async function collectPages<T>(
   fetchPage: (cursor: string | undefined) => Promise<Page<T>>,
   options: PagingOptions,
-): Promise<T[]> {
+): Promise<{ items: T[]; hints: CacheHints | undefined }> {
   const items: T[] = [];
+  let hints: CacheHints | undefined;
   const seen = new Set<string>();
   let cursor: string | undefined;
   for (let page = 0; ; page++) {
@@ -36,6 +46,7 @@ export async function collectPages<T>(
     }
     const result = await fetchPage(cursor);
     items.push(...result.items);
+    hints = page === 0 ? result.hints : narrowestHints(hints, result.hints);
     if (items.length > options.maxItems) {
       throw new ContextError(
         'LIMIT_EXCEEDED',
@@ -43,7 +54,7 @@ export async function collectPages<T>(
         { server: options.server, field: 'maxItems', value: options.maxItems },
       );
     }
-    if (result.nextCursor === undefined) return items;
+    if (result.nextCursor === undefined) return { items, hints };
     if (seen.has(result.nextCursor)) {
       throw new ContextError(
         'PAGINATION_LOOP',

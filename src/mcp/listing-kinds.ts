@@ -1,6 +1,6 @@
 import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { SessionRequest, Traced } from './call-on-session.js';
-import type { Page } from './collect-pages.js';
+import { type Page, pageOf } from './collect-pages.js';
 import type { McpSession } from './mcp-session.js';
 import { parseSkillEntry } from './parse-skill-entry.js';
 import { requireCapability } from './require-capability.js';
@@ -17,9 +17,14 @@ export interface ListedItems {
 
 export type ListingKind = keyof ListedItems;
 
-/** One listing's answer: `{ resources: [...], nextCursor? }`, `{ tools: [...] }` … */
+/**
+ * One listing's answer: `{ resources: [...], nextCursor? }`, `{ tools: [...] }` …, with the
+ * cache hints of its result (a whole listing's: its narrowest page's) when the server gave any.
+ */
 export type Listing<Kind extends ListingKind> = { [Key in Kind]: ListedItems[Kind][] } & {
   nextCursor?: string;
+  ttlMs?: number;
+  cacheScope?: 'public' | 'private';
 };
 
 /** How one kind is listed: its MCP method, one page of it, and what a complete listing counts. */
@@ -49,14 +54,14 @@ export const listingKinds: { readonly [Kind in ListingKind]: ListingSpec<Kind> }
     fetchPage: (_server, client, cursor, request, traced) =>
       client
         .listResources(traced(cursorParams(cursor)), request)
-        .then((result) => ({ items: result.resources, nextCursor: result.nextCursor })),
+        .then((result) => pageOf(result.resources, result)),
   },
   resourceTemplates: {
     operation: 'resources/templates/list',
     fetchPage: (_server, client, cursor, request, traced) =>
       client
         .listResourceTemplates(traced(cursorParams(cursor)), request)
-        .then((result) => ({ items: result.resourceTemplates, nextCursor: result.nextCursor })),
+        .then((result) => pageOf(result.resourceTemplates, result)),
   },
   prompts: {
     operation: 'prompts/list',
@@ -64,14 +69,12 @@ export const listingKinds: { readonly [Kind in ListingKind]: ListingSpec<Kind> }
     fetchPage: (_server, client, cursor, request, traced) =>
       client
         .listPrompts(traced(cursorParams(cursor)), request)
-        .then((result) => ({ items: result.prompts, nextCursor: result.nextCursor })),
+        .then((result) => pageOf(result.prompts, result)),
   },
   tools: {
     operation: 'tools/list',
     fetchPage: (_server, client, cursor, request, traced) =>
-      client
-        .listTools(traced(cursorParams(cursor)), request)
-        .then((result) => ({ items: result.tools, nextCursor: result.nextCursor })),
+      client.listTools(traced(cursorParams(cursor)), request).then((result) => pageOf(result.tools, result)),
   },
   /**
    * The skills extension `io.modelcontextprotocol/skills` (`skills/list`), each entry checked;
@@ -90,7 +93,7 @@ export const listingKinds: { readonly [Kind in ListingKind]: ListingSpec<Kind> }
         listSkillsResultSchema,
         request,
       );
-      return { items: result.skills, nextCursor: result.nextCursor };
+      return pageOf(result.skills, result);
     },
     check: (server, items) =>
       items.map((entry, index) => parseSkillEntry(server, entry, `skills/list entry ${index}`)),

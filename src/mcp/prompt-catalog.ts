@@ -1,12 +1,14 @@
 import type { Prompt } from '@modelcontextprotocol/sdk/types.js';
+import { cacheHintsOf } from '../cache/cache-hints-of.js';
 import { ContextError } from '../errors.js';
 
 /**
- * The prompts each server lists, kept until the list changes or the session does, so that
- * `getPrompt` can check required arguments without listing on every call.
+ * The prompts each server lists, kept until the list changes or the session does, or (a
+ * 2026-07-28 listing) until its own `ttlMs` has passed, so that `getPrompt` can check required
+ * arguments without listing on every call.
  */
 export class PromptCatalog {
-  readonly #listings = new Map<string, Promise<Prompt[]>>();
+  readonly #listings = new Map<string, { readonly prompts: Promise<Prompt[]>; expiresAt: number }>();
   readonly #list: (server: string, principal: string | undefined) => Promise<{ prompts: Prompt[] }>;
 
   /** Per-user servers list per principal: `list` is called with the principal the call is for. */
@@ -54,19 +56,24 @@ export class PromptCatalog {
 
   async #prompts(server: string, principal: string | undefined): Promise<Prompt[]> {
     const key = keyOf(server, principal);
-    let listing = this.#listings.get(key);
-    if (!listing) {
-      listing = this.#list(server, principal).then(
-        (result) => result.prompts,
-        (error: unknown) => {
-          this.#listings.delete(key);
-          if (ContextError.isInstance(error) && error.code === 'ABORTED') throw error;
-          return [];
-        },
-      );
-      this.#listings.set(key, listing);
-    }
-    return listing;
+    const kept = this.#listings.get(key);
+    if (kept && Date.now() < kept.expiresAt) return kept.prompts;
+    // Until it answers, a listing in flight is the one every caller waits on.
+    const listing = { prompts: Promise.resolve<Prompt[]>([]), expiresAt: Number.POSITIVE_INFINITY };
+    listing.prompts = this.#list(server, principal).then(
+      (result) => {
+        const hints = cacheHintsOf(result);
+        if (hints) listing.expiresAt = Date.now() + hints.ttlMs;
+        return result.prompts;
+      },
+      (error: unknown) => {
+        if (this.#listings.get(key) === listing) this.#listings.delete(key);
+        if (ContextError.isInstance(error) && error.code === 'ABORTED') throw error;
+        return [];
+      },
+    );
+    this.#listings.set(key, listing);
+    return listing.prompts;
   }
 }
 

@@ -5,7 +5,7 @@ import { parseOptions } from '../options/parse-options.js';
 import type { Telemetry } from '../trace/telemetry.js';
 import { callOnSession, type SessionRequest, type Traced } from './call-on-session.js';
 import { type CappedReadResult, capReadResult } from './cap-read-result.js';
-import { collectPages } from './collect-pages.js';
+import { collectPages, type Page } from './collect-pages.js';
 import { detectErrorBody } from './detect-error-body.js';
 import { type Listing, type ListingKind, listingKinds } from './listing-kinds.js';
 import type { McpSession } from './mcp-session.js';
@@ -89,16 +89,13 @@ export class RegistryOperations {
         this.#call(server, spec.operation, parsed, (client, request, traced) =>
           spec.fetchPage(server, client, cursor, request, traced),
         );
-      const { items, nextCursor } = parsed.all
-        ? {
-            items: await collectPages(page, {
-              server,
-              operation: spec.operation,
-              maxPages: this.#settings.maxPages,
-              maxItems: this.#settings.maxItems,
-            }),
-            nextCursor: undefined,
-          }
+      const { items, nextCursor, hints }: Page<unknown> = parsed.all
+        ? await collectPages(page, {
+            server,
+            operation: spec.operation,
+            maxPages: this.#settings.maxPages,
+            maxItems: this.#settings.maxItems,
+          })
         : await page(parsed.cursor);
       // A count is known only for a complete listing.
       if (spec.countField !== undefined && parsed.cursor === undefined && nextCursor === undefined) {
@@ -107,7 +104,11 @@ export class RegistryOperations {
           ?.statusRecord.update({ [spec.countField]: items.length });
       }
       const checked = spec.check === undefined ? items : spec.check(server, items);
-      return { [kind]: checked, ...(nextCursor !== undefined && { nextCursor }) } as Listing<Kind>;
+      return {
+        [kind]: checked,
+        ...(nextCursor !== undefined && { nextCursor }),
+        ...hints,
+      } as Listing<Kind>;
     });
   }
 

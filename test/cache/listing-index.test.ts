@@ -65,6 +65,22 @@ describe('ListingIndex', () => {
     expect(server.listCount()).toBe(2);
   });
 
+  it('a refresh that answers the same listing leaves the generation; one that answers another moves it', async () => {
+    const { server, index } = startListing({ ttlMs: 0 });
+    index.known('controlled', 'doc://a', actor);
+    await index.settled();
+    const first = index.generation;
+    index.known('controlled', 'doc://a', actor);
+    await index.settled();
+    expect(index.generation).toBe(first);
+    server.setAnnotations('doc://a', { priority: 0.9 });
+    index.known('controlled', 'doc://a', actor);
+    await index.settled();
+    expect(index.generation).toBe(first + 1);
+    expect(server.listCount()).toBe(3);
+    expect(index.known('controlled', 'doc://a', actor)?.annotations).toEqual({ priority: 0.9 });
+  });
+
   it.each([
     [
       'resources-list-changed',
