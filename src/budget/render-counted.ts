@@ -133,8 +133,11 @@ async function renderAttachment(
     tokenizer,
     lineAware: options.lineAware ?? true,
     ...(options.query !== undefined && { query: options.query }),
-    // The body's chunks, term statistics and chunk counts, kept by content across turns.
-    ...(options.derived &&
+    // The body's chunks, term statistics and chunk counts, kept by content across turns: only
+    // `relevant` reads them, and only its whole body is escaped whole (a head cut reads a prefix:
+    // comparing with `assembled.body` would escape all of a lazily escaped body).
+    ...(truncation === 'relevant' &&
+      options.derived &&
       item.contentKey !== undefined &&
       text === assembled.body && {
         chunks: {

@@ -4,6 +4,8 @@ import { type ComposableAttachment, composeContext } from '../../src/budget/comp
 import { measureBody } from '../../src/budget/measure-body.js';
 import { renderCounted } from '../../src/budget/render-counted.js';
 import { createTiktokenTokenizer } from '../../src/budget/tiktoken-tokenizer.js';
+import { DerivedCache } from '../../src/cache/derived-cache.js';
+import { hashContents } from '../../src/convert/hash-contents.js';
 import { prepareAttachment } from '../../src/convert/prepare-attachment.js';
 import { assembleBody } from '../../src/render/assemble-body.js';
 import type { ConvertedSection } from '../../src/render/converted-section.js';
@@ -62,6 +64,29 @@ const compose = (item: ComposableAttachment, maxTokens: number, truncation: Trun
 const shownOf = (text: string) => text.slice(text.indexOf('>\n') + 2, text.lastIndexOf('\n[truncated: '));
 
 describe('composing a lazily escaped body', () => {
+  it('a head cut escapes only a prefix with a derived cache too (a provider’s turn: its body has a content key)', async () => {
+    const raw = bodyOf(60_000);
+    const derived = new DerivedCache();
+    const contents = [{ uri: 'docs://big', mimeType: 'text/plain', text: raw }];
+    const item = prepareAttachment(
+      { scope: 'pipeline', server: 'docs', uri: 'docs://big' },
+      { contents },
+      { derived: { cache: derived, sha256: hashContents(contents) } },
+    ).composable;
+    expect(item.contentKey).toBeDefined();
+    const composed = await composeContext([item], tokenizer, {
+      maxTokens: 2000,
+      minTokens: 8,
+      strategy: 'fair',
+      renderOrder: [0],
+      truncation: 'head',
+      derived,
+    });
+    expect(composed.blocks[1]?.kind === 'resource' && composed.blocks[1].provenance.truncated).toBe(true);
+    const section = item.sections[0];
+    expect(section?.kind === 'text' && section.escaped?.prefix(0).whole).toBe(false);
+  });
+
   it('a head cut of a large body escapes only a prefix, and shows the escaped text an eager escape shows', async () => {
     const raw = bodyOf(60_000);
     const item = prepare(raw);
