@@ -75,17 +75,11 @@ export function base64Bytes(blob: string): number {
 
 // --- Internal helpers ---
 
-// A read the cache serves is the same object every turn, and a binding's cap applies to it every
-// turn: its total is measured once (13 µs for 64 KB of text) and kept with its contents.
-const totals = new WeakMap<ReadResourceResult['contents'], number>();
-
+// A binding's cap applies to a cached read every turn: each text item's size is measured once
+// (textBytesOf keeps it with the item), so the total is a sum over a few items, not a memo.
 function totalBytes(contents: ReadResourceResult['contents']): number {
-  let total = totals.get(contents);
-  if (total === undefined) {
-    total = 0;
-    for (const item of contents) total += itemBytes(item);
-    totals.set(contents, total);
-  }
+  let total = 0;
+  for (const item of contents) total += itemBytes(item);
   return total;
 }
 
