@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Resource } from '@modelcontextprotocol/sdk/types.js';
+import { LRUCache } from 'lru-cache';
 import { ContextError } from '../errors.js';
 import type { McpServerRegistry } from '../mcp/mcp-server-registry.js';
 import { cacheHintsOf } from './cache-hints-of.js';
@@ -37,6 +38,11 @@ interface Listing {
   invalidated: boolean;
   /** The one refresh in flight for this server. */
   refreshing?: Promise<void>;
+  /**
+   * The last listing said `cacheScope: 'private'`: each principal asks and keeps its own (see
+   * #current); cleared when one says `public` again.
+   */
+  private?: boolean;
 }
 
 /**
@@ -51,6 +57,11 @@ export class ListingIndex {
   readonly #servers: McpServerRegistry;
   readonly #options: ListingIndexOptions;
   readonly #listings = new Map<string, Listing>();
+  /**
+   * Per principal, the listings of servers whose listing said it is private: bounded, as a
+   * service sees principals without end (one pushed out is listed again by its next turn).
+   */
+  readonly #principalListings = new LRUCache<string, Listing>({ max: maxPrincipalListings });
   readonly #detach: () => void;
   #disposed = false;
   #generation = 0;
@@ -64,6 +75,8 @@ export class ListingIndex {
         listing.invalidated = true;
         this.#generation++;
       }
+      for (const [key, own] of this.#principalListings.entries())
+        if (key.startsWith(`${event.server}${separator}`)) own.invalidated = true;
     };
     servers.on('resources-list-changed', invalidate);
     servers.on('session-closed', invalidate);
@@ -78,8 +91,13 @@ export class ListingIndex {
    * background refresh on behalf of `actor` when the listing is missing, stale or invalidated.
    * The caller must be allowed to list the server: this is a `resources/list` on its behalf.
    */
-  known(server: string, uri: string, actor: { pipelineId: string; agentId?: string }): Resource | undefined {
-    return this.#current(server, actor).known?.get(uri);
+  known(
+    server: string,
+    uri: string,
+    actor: { pipelineId: string; agentId?: string },
+    principal?: string,
+  ): Resource | undefined {
+    return this.#current(server, actor, principal).known?.get(uri);
   }
 
   /**
@@ -87,8 +105,8 @@ export class ListingIndex {
    * kept turn asks this of each server it consulted, so listings age and refresh as they do on
    * every turn.
    */
-  keepFresh(server: string, actor: { pipelineId: string; agentId?: string }): void {
-    this.#current(server, actor);
+  keepFresh(server: string, actor: { pipelineId: string; agentId?: string }, principal?: string): void {
+    this.#current(server, actor, principal);
   }
 
   /**
@@ -101,30 +119,42 @@ export class ListingIndex {
 
   /** Resolves when every refresh started so far has settled. */
   async settled(): Promise<void> {
-    await Promise.all([...this.#listings.values()].map((listing) => listing.refreshing));
+    const listings = [...this.#listings.values(), ...this.#principalListings.values()];
+    await Promise.all(listings.map((listing) => listing.refreshing));
   }
 
   dispose(): void {
     this.#disposed = true;
     this.#detach();
     this.#listings.clear();
+    this.#principalListings.clear();
   }
 
   // --- Internal helpers ---
 
-  #current(server: string, actor: { pipelineId: string; agentId?: string }): Listing {
-    const listing = this.#listingOf(server);
+  /**
+   * The server's listing for this turn: the shared one, or — once a listing said it is private
+   * (2026-07-28 `cacheScope`) — the principal's own (turns without one share one), never another
+   * principal's. Refreshed in the background when missing, stale or invalidated.
+   */
+  #current(
+    server: string,
+    actor: { pipelineId: string; agentId?: string },
+    principal: string | undefined,
+  ): Listing {
+    const shared = this.#listingOf(server);
+    const listing = shared.private ? this.#principalListingOf(server, principal) : shared;
     if (!listing.refreshing && (listing.invalidated || Date.now() - listing.at >= listing.freshForMs)) {
-      listing.refreshing = this.#refresh(server, listing, actor);
+      listing.refreshing = this.#refresh(server, listing, actor, principal);
     }
     return listing;
   }
 
-  #listingOf(server: string): Listing {
-    let listing = this.#listings.get(server);
+  #listingOf(key: string): Listing {
+    let listing = this.#listings.get(key);
     if (!listing) {
       listing = { at: Number.NEGATIVE_INFINITY, freshForMs: this.#options.ttlMs, invalidated: false };
-      this.#listings.set(server, listing);
+      this.#listings.set(key, listing);
     }
     return listing;
   }
@@ -133,6 +163,7 @@ export class ListingIndex {
     server: string,
     listing: Listing,
     actor: { pipelineId: string; agentId?: string },
+    principal: string | undefined,
   ): Promise<void> {
     // A change announced while this refresh runs may not be in its answer: it stays invalidated.
     listing.invalidated = false;
@@ -144,14 +175,15 @@ export class ListingIndex {
         actor,
         ...(this.#options.timeoutMs !== undefined && { timeoutMs: this.#options.timeoutMs }),
       });
-      const { resources } = result;
       const hints = cacheHintsOf(result);
-      if (hints) listing.freshForMs = Math.min(hints.ttlMs, this.#options.maxTtlMs ?? this.#options.ttlMs);
+      const kept = this.#keptAs(server, listing, principal, hints?.cacheScope === 'private');
+      if (hints) kept.freshForMs = Math.min(hints.ttlMs, this.#options.maxTtlMs ?? this.#options.ttlMs);
+      kept.at = Date.now();
       // A listing fresh for no time is asked for by every turn: the same answer again is no change
       // (kept turns and what turns learned from it stand).
-      if (!listing.listed || !isDeepStrictEqual(listing.listed, resources)) {
-        listing.listed = resources;
-        listing.known = new Map(resources.map((resource) => [resource.uri, resource]));
+      if (!kept.listed || !isDeepStrictEqual(kept.listed, result.resources)) {
+        kept.listed = result.resources;
+        kept.known = new Map(result.resources.map((resource) => [resource.uri, resource]));
         this.#generation++;
       }
     } catch (thrown) {
@@ -165,8 +197,46 @@ export class ListingIndex {
           );
       if (!this.#disposed) this.#options.onFailure?.({ server, error });
     } finally {
-      listing.at = Date.now();
+      listing.at = Math.max(listing.at, Date.now());
       listing.refreshing = undefined;
     }
   }
+
+  /**
+   * Where an answer asked for `principal` is kept: where it was asked, unless its scope moved the
+   * server's listings between shared and per-principal. Private now: the shared listing is
+   * emptied and the answer is the principal's own. Public again: the principals' listings go and
+   * the answer is everyone's.
+   */
+  #keptAs(server: string, asked: Listing, principal: string | undefined, isPrivate: boolean): Listing {
+    const shared = this.#listingOf(server);
+    if (isPrivate === (shared.private === true)) return asked;
+    for (const key of [...this.#principalListings.keys()])
+      if (key.startsWith(`${server}${separator}`)) this.#principalListings.delete(key);
+    this.#generation++;
+    if (!isPrivate) {
+      shared.private = false;
+      return shared;
+    }
+    shared.private = true;
+    shared.known = undefined;
+    shared.listed = undefined;
+    return this.#principalListingOf(server, principal);
+  }
+
+  #principalListingOf(server: string, principal: string | undefined): Listing {
+    const key = `${server}${separator}${principal ?? ''}`;
+    let listing = this.#principalListings.get(key);
+    if (!listing) {
+      listing = { at: Number.NEGATIVE_INFINITY, freshForMs: this.#options.ttlMs, invalidated: false };
+      this.#principalListings.set(key, listing);
+    }
+    return listing;
+  }
 }
+
+// Principals whose private listings are kept (per server); past it the least recently used go.
+const maxPrincipalListings = 1_000;
+
+// Between a server's name and a principal in a per-principal listing's key.
+const separator = '\u0000';

@@ -91,13 +91,13 @@ function fetchRead(
   fetching: TurnFetch,
   skill: Skill | undefined,
 ): TurnAttachment | Promise<TurnAttachment> {
-  // The listing as known now (shared per server; refreshed in the background, never waited
-  // for): it can spare the read altogether. Listings are kept per server, not per principal: a
-  // per-user server's is not consulted; nor is one the pipeline may not list.
+  // The listing as known now (shared per server, or the principal's own where the listing said
+  // it is private; refreshed in the background, never waited for): it can spare the read
+  // altogether. A per-user server's is not consulted; nor is one the pipeline may not list.
   const listed =
     fetching.servers.isPerUser(attachment.server) || !mayList(attachment.server, fetching)
       ? undefined
-      : fetching.listings?.known(attachment.server, attachment.uri, fetching.actor);
+      : fetching.listings?.known(attachment.server, attachment.uri, fetching.actor, fetching.principal);
   const listedAs = describedByListing(
     attachment,
     listed?.annotations?.lastModified,

@@ -192,7 +192,7 @@ export class KeptTurns {
     // The policy may decide otherwise now (a host's own may change its decisions): asked again, unaudited.
     if (!sameAuthorization(this.#policy, actor, held.attachments)) return undefined;
     // As the full turn's lookups would: a listing past its TTL is refreshed in the background.
-    for (const server of held.listedServers) this.#listings.keepFresh(server, actor);
+    for (const server of held.listedServers) this.#listings.keepFresh(server, actor, turn.principal);
     if (held.listingGeneration !== this.#listings.generation) return undefined;
     // A new session may have brought other instructions.
     if (held.sessionsOpened !== undefined && held.sessionsOpened !== this.#sessionsOpened()) return undefined;

@@ -69,6 +69,25 @@ describe('listing hints', () => {
     expect(index.generation).toBe(generation);
   });
 
+  it("a private listing is each principal's own: another principal's lookup never answers from it", async () => {
+    const { index, lists } = await modernListing({ ttlMs: 60_000, cacheScope: 'private' });
+    index.known('modern', 'note://a', actor, 'ada');
+    await index.settled();
+    expect(index.known('modern', 'note://a', actor, 'ada')).toMatchObject({ uri: 'note://a' });
+
+    // Bob has no listing of his own yet: nothing, not Ada's; his own is asked for.
+    expect(index.known('modern', 'note://a', actor, 'bob')).toBeUndefined();
+    await index.settled();
+    expect(index.known('modern', 'note://a', actor, 'bob')).toMatchObject({ uri: 'note://a' });
+    expect(index.known('modern', 'note://a', actor)).toBeUndefined();
+    await index.settled();
+    expect(lists()).toBe(3);
+    // Each fresh for its own ttlMs: asked again, none lists.
+    for (const principal of ['ada', 'bob', undefined]) index.known('modern', 'note://a', actor, principal);
+    await index.settled();
+    expect(lists()).toBe(3);
+  });
+
   it('the v2 default (ttlMs 0) is asked again by every lookup; a long hint is capped by maxTtlMs', async () => {
     const zero = await modernListing(undefined);
     zero.index.known('modern', 'note://a', actor);
