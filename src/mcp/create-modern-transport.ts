@@ -2,6 +2,7 @@ import type { StreamableHTTPClientTransportOptions, Transport } from '@modelcont
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { drainStderr } from './create-transport.js';
+import type { StderrTail } from './stderr-tail.js';
 
 /** Where a 2026-07-28 session goes: a Streamable HTTP endpoint, or a stdio child. */
 export type ModernEndpoint =
@@ -22,6 +23,8 @@ export type ModernEndpoint =
       readonly cwd?: string;
       /** Most bytes of one message (past it the transport closes the session); unset: 10 MiB. */
       readonly maxMessageBytes?: number;
+      /** Where its stderr goes (see drainStderr). */
+      readonly stderrTail?: StderrTail;
     };
 
 /**
@@ -46,7 +49,7 @@ export async function createModernTransport(endpoint: ModernEndpoint): Promise<T
       stderr: 'pipe',
       ...(endpoint.maxMessageBytes !== undefined && { maxBufferSize: endpoint.maxMessageBytes }),
     });
-    drainStderr(transport.stderr);
+    drainStderr(transport.stderr, endpoint.stderrTail);
     return transport;
   }
   const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');

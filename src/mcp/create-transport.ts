@@ -2,6 +2,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { TransportAuth } from '../credentials/resolve-transport-auth.js';
 import { rejectUnexpectedReplies } from './reject-unexpected-replies.js';
 import type { McpServerConfig } from './server-config.js';
+import type { StderrTail } from './stderr-tail.js';
 
 /** What a transport needs besides its config. */
 export interface TransportInputs {
@@ -12,6 +13,8 @@ export interface TransportInputs {
    * come); past it the SDK closes the session. Unset: the SDK's 10 MiB.
    */
   readonly maxMessageBytes?: number;
+  /** A stdio child's stderr goes here (its last kilobyte, for a failed connect's message). */
+  readonly stderrTail?: StderrTail;
 }
 
 /**
@@ -34,7 +37,7 @@ export async function createTransport(
       stderr: 'pipe',
       ...(inputs.maxMessageBytes !== undefined && { maxBufferSize: inputs.maxMessageBytes }),
     });
-    drainStderr(transport.stderr);
+    drainStderr(transport.stderr, inputs.stderrTail);
     return transport;
   }
   if (config.type === 'http') {
@@ -52,13 +55,14 @@ export async function createTransport(
 }
 
 /**
- * A stdio child's stderr is piped, so that it never lands on the host's, and read to nothing:
- * left unread, the pipe fills (the SDK's pass-through stream and the pipe hold about 100 KB) and
- * a server that logs stops at its next write, since Node writes to a pipe synchronously; every
- * request then times out. The same for a child of either era.
+ * A stdio child's stderr is piped, so that it never lands on the host's, and read: left unread,
+ * the pipe fills (the SDK's pass-through stream and the pipe hold about 100 KB) and a server that
+ * logs stops at its next write, since Node writes to a pipe synchronously; every request then
+ * times out. Read into `tail` (its last kilobyte kept) or to nothing. The same for either era.
  */
-export function drainStderr(stderr: unknown): void {
-  (stderr as { resume?: () => void } | null)?.resume?.();
+export function drainStderr(stderr: unknown, tail?: StderrTail): void {
+  if (tail) tail.follow(stderr);
+  else (stderr as { resume?: () => void } | null)?.resume?.();
 }
 
 /**

@@ -35,6 +35,7 @@ import { requestSignal } from './request-signal.js';
 import type { McpServerConfig } from './server-config.js';
 import { type ConnectionState, type ServerStatus, ServerStatusRecord } from './server-status.js';
 import { sessionIdOf } from './session-id-of.js';
+import { StderrTail } from './stderr-tail.js';
 import { oneLine, summarizeFailure } from './summarize-failure.js';
 
 export type { ConnectionState } from './server-status.js';
@@ -309,6 +310,8 @@ export class ServerConnection {
   async #connect(): Promise<McpSession> {
     this.#status.update({ state: 'connecting' });
     let opened: Awaited<ReturnType<typeof connectWithFallback>>;
+    // What a stdio child of this attempt writes to stderr: a failed connect says its last words.
+    const stderrTail = new StderrTail();
     try {
       let auth: TransportAuth | undefined;
       const signal = this.#lifetime.signal;
@@ -317,10 +320,11 @@ export class ServerConnection {
         auth = await raceAbort(this.#resolveAuth(this.config), signal);
       }
       const timeout = this.config.requestTimeoutMs ?? this.#options.connectTimeoutMs;
-      const modern = await this.#modernConnector(auth, timeout, signal);
+      const modern = await this.#modernConnector(auth, timeout, signal, stderrTail);
       const inputs = {
         ...(auth !== undefined && { auth }),
         maxMessageBytes: this.#options.maxResponseBytes,
+        stderrTail,
         ...(modern !== undefined && { modern }),
       };
       opened = await connectWithFallback(this.config, () => this.#createClient(), timeout, inputs, signal);
@@ -341,7 +345,7 @@ export class ServerConnection {
       const failure =
         ContextError.isInstance(error) && ownConnectFailures.has(error.code)
           ? error
-          : connectFailure(this.name, error);
+          : connectFailure(this.name, error, this.#redactor.redactText(stderrTail.text()));
       this.#status.update({ state: this.#closed ? 'closed' : 'error' });
       this.#status.recordError(failure);
       // Configuration, credentials and authorization wait for the host, not for time: they are
@@ -508,9 +512,10 @@ export class ServerConnection {
     auth: TransportAuth | undefined,
     timeoutMs: number,
     signal: AbortSignal,
+    stderrTail: StderrTail,
   ): Promise<ModernConnector | undefined> {
     const config = this.config;
-    const endpoint = await this.#modernEndpoint(auth);
+    const endpoint = await this.#modernEndpoint(auth, stderrTail);
     const key = EraVerdicts.endpointOf(config);
     if (endpoint === undefined || key === undefined) return undefined;
     const elicitation = this.#options.elicitation;
@@ -539,7 +544,10 @@ export class ServerConnection {
   }
 
   /** Where a modern session of this server goes, built as the 2025 transport is (create-transport.ts). */
-  async #modernEndpoint(auth: TransportAuth | undefined): Promise<ModernEndpoint | undefined> {
+  async #modernEndpoint(
+    auth: TransportAuth | undefined,
+    stderrTail: StderrTail,
+  ): Promise<ModernEndpoint | undefined> {
     const config = this.config;
     if ('url' in config) {
       if (auth === undefined) return undefined;
@@ -559,6 +567,7 @@ export class ServerConnection {
       env: await stdioEnvironment(config.env),
       ...(config.cwd !== undefined && { cwd: config.cwd }),
       maxMessageBytes: this.#options.maxResponseBytes,
+      stderrTail,
     };
   }
 
@@ -669,14 +678,21 @@ export class ServerConnection {
 
 // --- Internal helpers ---
 
-/** CONNECT_FAILED in one short line (the HTTP status, the first schema issue, never a body). */
-function connectFailure(server: string, error: unknown): ContextError {
+/**
+ * CONNECT_FAILED in one short line (the HTTP status, the first schema issue, never a body), and a
+ * stdio server's last stderr output (redacted), where it wrote any.
+ */
+function connectFailure(server: string, error: unknown, stderr = ''): ContextError {
   const summary = summarizeFailure(error, 'initialize');
   const status = summary.httpStatus ?? httpStatusOf(error);
   const reason = ContextError.isInstance(error) ? oneLine(error.message, 200) : summary.reason;
+  const flat = oneLine(stderr, stderr.length + 1);
+  // Its last words: what a server says before it exits ends its output.
+  const said =
+    flat === '' ? '' : `; its stderr ended with: ${flat.length > 300 ? `…${flat.slice(-299)}` : flat}`;
   return new ContextError(
     'CONNECT_FAILED',
-    `could not connect to server "${server}": ${reason}`,
+    `could not connect to server "${server}": ${reason}${said}`,
     { server, ...(status !== undefined && { value: status, httpStatus: status }) },
     error,
   );
