@@ -1,10 +1,10 @@
 import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { EventEmitter } from 'eventemitter3';
 import { z } from 'zod';
+import { cacheHintsOf } from '../mcp/cache-hints-of.js';
 import { raceAbort } from '../mcp/race-abort.js';
 import { parseOptions } from '../options/parse-options.js';
 import type { CacheStatus } from '../types.js';
-import { cacheHintsOf } from './cache-hints-of.js';
 import { measureContents } from './measure-contents.js';
 import { SegmentedLru } from './segmented-lru.js';
 import type { Invalidation, SharedCacheStatus, SharedTier } from './shared-tier.js';

@@ -2,8 +2,8 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Resource } from '@modelcontextprotocol/sdk/types.js';
 import { LRUCache } from 'lru-cache';
 import { ContextError } from '../errors.js';
+import { cacheHintsOf } from '../mcp/cache-hints-of.js';
 import type { McpServerRegistry } from '../mcp/mcp-server-registry.js';
-import { cacheHintsOf } from './cache-hints-of.js';
 
 /** A listing refresh that failed: the last known listing (if any) stays in use. */
 export interface ListingFailure {

@@ -1,5 +1,5 @@
-import { type CacheHints, cacheHintsOf, narrowestHints } from '../cache/cache-hints-of.js';
 import { ContextError } from '../errors.js';
+import { type CacheHints, cacheHintsOf, narrowestHints } from './cache-hints-of.js';
 
 export interface Page<T> {
   readonly items: T[];

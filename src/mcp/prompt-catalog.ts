@@ -1,6 +1,6 @@
 import type { Prompt } from '@modelcontextprotocol/sdk/types.js';
-import { cacheHintsOf } from '../cache/cache-hints-of.js';
 import { ContextError } from '../errors.js';
+import { cacheHintsOf } from './cache-hints-of.js';
 
 /**
  * The prompts each server lists, kept until the list changes or the session does, or (a

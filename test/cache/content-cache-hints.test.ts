@@ -1,7 +1,7 @@
 import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cacheHintsOf } from '../../src/cache/cache-hints-of.js';
 import { ContentCache } from '../../src/cache/content-cache.js';
+import { cacheHintsOf } from '../../src/mcp/cache-hints-of.js';
 import { body, deferredRead, textOf } from './read-results.js';
 import { scriptedTier } from './scripted-tier.js';
 
