@@ -4,6 +4,7 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { ContextError } from '../errors.js';
 import { createModernTransport, type ModernEndpoint } from './create-modern-transport.js';
 import { endChildProcess } from './end-child-process.js';
+import { ListenSubscriptions } from './listen-subscriptions.js';
 import type { McpSession } from './mcp-session.js';
 import { onAbort } from './on-abort.js';
 import { raceAbort } from './race-abort.js';
@@ -72,9 +73,11 @@ export async function connectModernSession(input: ModernConnectInput): Promise<M
  */
 export class ModernSession implements McpSession {
   readonly #client: ModernClient;
+  readonly #listens: ListenSubscriptions;
 
   constructor(client: ModernClient) {
     this.#client = client;
+    this.#listens = new ListenSubscriptions(client);
   }
 
   /** The revision this session speaks (`2026-07-28`). */
@@ -129,29 +132,26 @@ export class ModernSession implements McpSession {
       this.#client.request(request as never, resultSchema as never, requestOptions(options)),
     ) as never;
 
-  // 2026-07-28 has no resources/subscribe (subscriptions/listen replaces it): the capability is
-  // not reported (getServerCapabilities), so pins on a modern server refresh by TTL.
-  subscribeResource: McpSession['subscribeResource'] = (params, options) =>
-    this.#send({ method: 'resources/subscribe', params }, options);
+  // 2026-07-28 has no resources/subscribe: subscriptions/listen replaces it, one stream per
+  // session whose filter is every URI subscribed here (see ListenSubscriptions).
+  subscribeResource: McpSession['subscribeResource'] = (params) =>
+    translated(this.#listens.subscribe(params.uri).then(() => ({})));
 
-  unsubscribeResource: McpSession['unsubscribeResource'] = (params, options) =>
-    this.#send({ method: 'resources/unsubscribe', params }, options);
+  unsubscribeResource: McpSession['unsubscribeResource'] = (params) =>
+    translated(this.#listens.unsubscribe(params.uri).then(() => ({})));
 
-  getServerCapabilities: McpSession['getServerCapabilities'] = () => {
-    const capabilities = this.#client.getServerCapabilities() as ReturnType<
-      McpSession['getServerCapabilities']
-    >;
-    if (capabilities?.resources?.subscribe === undefined) return capabilities;
-    const { subscribe: _subscribe, ...resources } = capabilities.resources;
-    return { ...capabilities, resources };
-  };
+  getServerCapabilities: McpSession['getServerCapabilities'] = () =>
+    this.#client.getServerCapabilities() as ReturnType<McpSession['getServerCapabilities']>;
 
   getServerVersion: McpSession['getServerVersion'] = () =>
     this.#client.getServerVersion() as ReturnType<McpSession['getServerVersion']>;
 
   getInstructions: McpSession['getInstructions'] = () => this.#client.getInstructions();
 
-  close = (): Promise<void> => this.#client.close();
+  close = async (): Promise<void> => {
+    await this.#listens.close().catch(() => undefined);
+    await this.#client.close();
+  };
 
   #send<T>(request: { method: string; params?: object | undefined }, options: unknown): Promise<T> {
     const message = {
