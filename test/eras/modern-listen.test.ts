@@ -91,6 +91,30 @@ describe('subscriptions/listen driven by pins (2026-07-28)', () => {
     ).toEqual([['note://a'], ['note://a', 'note://b']]);
   });
 
+  it('a stream the network drops is listened again after a backoff, and its updates arrive again', async () => {
+    const { server, attachments, turn, listens } = await listeningHost(
+      [{ uri: 'note://a', name: 'a', text: 'first', cacheHint: fresh }],
+      true,
+    );
+    await attachments.pin({ scope: { conversationId: 'c1' }, server: 'modern', uri: 'note://a' });
+    await turn('c1');
+    expect(listens()).toHaveLength(1);
+
+    const dropped = performance.now();
+    server.dropConnections();
+    while (listens().length < 2 && performance.now() - dropped < 5_000) await sleep(10);
+    // Listened again, and not at once: the first wait is drawn between 125 and 250 ms.
+    expect(listens()).toHaveLength(2);
+    expect(performance.now() - dropped).toBeGreaterThanOrEqual(120);
+    // Nothing changed meanwhile: still a hit; the update below arrives on the new stream.
+    expect((await turn('c1')).trace.entries[0]?.cache).toBe('hit');
+
+    server.setText('note://a', 'second', { notify: true });
+    await sleep(200);
+    const after = await turn('c1');
+    expect(after.text).toContain('second');
+  });
+
   it('a server that does not offer resources.subscribe gets no listen for pins, and its pins are TTL-only', async () => {
     const { attachments, turn, listens } = await listeningHost(
       [{ uri: 'note://a', name: 'a', text: 'alpha', cacheHint: fresh }],
