@@ -21,6 +21,7 @@ export const scenarios = [
   { key: 'telemetryOverhead', file: 'telemetry-overhead.ts' },
   { key: 'service', file: 'service.ts' },
   { key: 'hostLike', file: 'host-like.ts' },
+  { key: 'footprint', file: 'footprint.ts' },
   { key: 'cliStart', file: 'cli-start.ts' },
 ] as const satisfies readonly { key: string; file: string }[];
 

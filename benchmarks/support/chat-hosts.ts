@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Tiktoken } from 'tiktoken';
+import type { ContentCacheOptions } from '../../src/cache.js';
 import {
   AccessPolicy,
   createTiktokenTokenizer,
@@ -48,6 +49,7 @@ export async function libraryHost(
   truncation: TruncationStrategyName,
   server: SteadyChatServer,
   maxTokens: number,
+  cache?: ContentCacheOptions,
 ): Promise<ChatHost> {
   const tokenizer = createTiktokenTokenizer();
   const servers = new McpServerRegistry({ mcpServers: { chat: { type: 'http', url: server.url } } });
@@ -62,6 +64,7 @@ export async function libraryHost(
     budget: { maxTokens, truncation },
     readTimeoutMs: 120_000,
     turnDeadlineMs: 600_000,
+    ...(cache !== undefined && { cache }),
   });
   let checked = false;
   return {
