@@ -44,6 +44,8 @@ export class ListenSubscriptions {
     this.#uris.add(uri);
     await this.#sync();
     if (!this.#current?.honored.has(uri)) {
+      // Not asked again in the listens that follow (the server said no); a new session asks afresh.
+      this.#uris.delete(uri);
       throw new McpError(
         ErrorCode.InvalidParams,
         `the server's subscriptions/listen acknowledgement left out ${uri}: its pins are refreshed by their TTL`,

@@ -11,8 +11,17 @@ import { sharedTokenizer } from '../support/provider-harness.js';
 // its filter built from the pinned URIs (each once, however many conversations pin it).
 const fresh = { ttlMs: 300_000, cacheScope: 'public' } as const;
 
-async function listeningHost(resources: readonly ModernResource[], subscribe: boolean) {
-  const server = await startModernServer({ eras: 'modern-only', resources, subscribe });
+async function listeningHost(
+  resources: readonly ModernResource[],
+  subscribe: boolean,
+  honours?: (uri: string) => boolean,
+) {
+  const server = await startModernServer({
+    eras: 'modern-only',
+    resources,
+    subscribe,
+    ...(honours && { honours }),
+  });
   onTestFinished(() => server.close());
   const servers = new McpServerRegistry({
     reconnect: false,
@@ -34,7 +43,13 @@ async function listeningHost(resources: readonly ModernResource[], subscribe: bo
     return { text: blocks.map((block) => block.text).join(''), trace };
   };
   const listens = () => server.posts.filter((post) => post.method === 'subscriptions/listen');
-  return { server, attachments, provider, turn, listens };
+  const filters = () =>
+    listens().map(
+      (post) =>
+        (post.params?.notifications as { resourceSubscriptions?: string[] } | undefined)
+          ?.resourceSubscriptions,
+    );
+  return { server, attachments, provider, turn, listens, filters };
 }
 
 describe('subscriptions/listen driven by pins (2026-07-28)', () => {
@@ -113,6 +128,62 @@ describe('subscriptions/listen driven by pins (2026-07-28)', () => {
     await sleep(200);
     const after = await turn('c1');
     expect(after.text).toContain('second');
+  });
+
+  it('a URI the acknowledgement leaves out is refused, asked no more, and refreshed by its TTL; the honoured one by its updates', async () => {
+    const { server, attachments, provider, turn, filters } = await listeningHost(
+      [
+        { uri: 'note://a', name: 'a', text: 'alpha', cacheHint: fresh },
+        { uri: 'note://b', name: 'b', text: 'beta', cacheHint: { ttlMs: 1_000, cacheScope: 'public' } },
+        { uri: 'note://c', name: 'c', text: 'gamma', cacheHint: fresh },
+      ],
+      true,
+      (uri) => uri !== 'note://b',
+    );
+    const failures: { uri: string; message: string }[] = [];
+    provider.on('subscription-failed', ({ uri, error }) =>
+      failures.push({ uri, message: error instanceof Error ? error.message : String(error) }),
+    );
+    await attachments.pin({ scope: { conversationId: 'c1' }, server: 'modern', uri: 'note://a' });
+    await attachments.pin({ scope: { conversationId: 'c1' }, server: 'modern', uri: 'note://b' });
+    const first = await turn('c1');
+    const readB = performance.now();
+    expect(first.text).toContain('alpha');
+    expect(first.text).toContain('beta');
+    expect(filters()).toEqual([['note://a', 'note://b']]);
+    expect(failures).toEqual([
+      { uri: 'note://b', message: expect.stringMatching(/acknowledgement left out note:\/\/b.*TTL/) },
+    ]);
+    expect(provider.subscriptions).toEqual([{ server: 'modern', uri: 'note://a' }]);
+
+    // b's change is announced by no one (the server did not agree to watch it): within its TTL
+    // the next turn still has the old text; a's update arrives on the stream.
+    server.setText('note://a', 'alpha two', { notify: true });
+    server.setText('note://b', 'beta two', { notify: true });
+    await sleep(200);
+    const second = await turn('c1');
+    const entry = (uri: string) => second.trace.entries.find((one) => one.uri === uri);
+    expect(entry('note://a')?.cache).toBe('miss');
+    expect(second.text).toContain('alpha two');
+    expect(entry('note://b')?.cache).toBe('hit');
+    expect(second.text).toContain('beta');
+    expect(second.text).not.toContain('beta two');
+
+    // Its TTL up, b is read again.
+    await sleep(Math.max(0, readB + 1_100 - performance.now()));
+    const third = await turn('c1');
+    expect(third.trace.entries.find((one) => one.uri === 'note://b')?.cache).toBe('miss');
+    expect(third.text).toContain('beta two');
+    expect(server.readCount('note://b')).toBe(2);
+
+    // A URI pinned next listens with the honoured ones, not with b again.
+    await attachments.pin({ scope: { conversationId: 'c1' }, server: 'modern', uri: 'note://c' });
+    await turn('c1');
+    expect(filters()).toEqual([
+      ['note://a', 'note://b'],
+      ['note://a', 'note://c'],
+    ]);
+    expect(failures).toHaveLength(1);
   });
 
   it('a server that does not offer resources.subscribe gets no listen for pins, and its pins are TTL-only', async () => {
