@@ -1,7 +1,7 @@
 /**
  * The revision a benchmark's HTTP server speaks. `2026-07-28`: the v2 server package's
  * `createMcpHandler` with `legacy: 'reject'` (the modern-only server of fixtures/modern), reached
- * by the library after one refused `initialize`; its reads carry `ttlMs` 5 min (the library's own
+ * by the library's `server/discover` probe; its reads carry `ttlMs` 5 min (the library's own
  * default TTL), so a warm turn is as warm as on 2025 under the spec's caching rules (an absent
  * `ttlMs` is 0).
  */

@@ -1,4 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ContextError } from '../errors.js';
 import { shouldFallBackToSse } from './classify-transport-error.js';
 import { createTransport, type TransportInputs } from './create-transport.js';
 import { endChildProcess } from './end-child-process.js';
@@ -31,6 +34,11 @@ export interface ModernConnector {
   readonly endpoint: string;
   /** The revisions the v2 client speaks beyond 2025 (`2026-07-28`), newest last. */
   readonly versions: readonly string[];
+  /**
+   * Whether an endpoint of unknown era is asked `server/discover` before the 2025 `initialize`
+   * (Streamable HTTP without OAuth): a dual-era server is then reached on its modern leg.
+   */
+  readonly probe: boolean;
   readonly connect: (protocolVersion: string) => Promise<McpSession>;
 }
 
@@ -52,9 +60,12 @@ export class NoMutualProtocolVersion extends Error {
  * HTTP first and falls back to SSE only when `shouldFallBackToSse` allows it; any other
  * failure, and a failed fallback, rejects with the original error attached.
  *
- * Over Streamable HTTP and stdio, a server that refuses the 2025 `initialize` with `-32022` and
- * names a 2026-07-28 revision in `data.supported` is reached with `modern` (the v2 client; over
- * stdio in a new child, the refused one having been closed), and the verdict is kept: the next
+ * Over Streamable HTTP an endpoint of unknown era is first asked `server/discover` (the v2
+ * client, see ModernConnector.probe): a dual-era or modern-only server is reached on its
+ * 2026-07-28 leg, and a 2025 server, which answers it as an unknown request, with `initialize`
+ * (and is not probed again for an hour). Over stdio, a server that refuses the 2025
+ * `initialize` with `-32022` and names a 2026-07-28 revision in `data.supported` is reached with
+ * `modern` in a new child, the refused one having been closed. Either verdict is kept: the next
  * session to that endpoint or command starts there.
  */
 export async function connectWithFallback(
@@ -117,8 +128,9 @@ export function transportKindOf(config: McpServerConfig): ActiveTransport | 'aut
 type RemoteConfig = Extract<McpServerConfig, { url: string }>;
 
 /**
- * The 2025 handshake, unless the endpoint is known to be modern-only; a `-32022` refusal naming a
- * revision both sides speak moves to the v2 client, and the verdict is kept.
+ * The v2 client for an endpoint known to be modern, or probed and found so; else the 2025
+ * handshake, whose `-32022` refusal naming a revision both sides speak moves to the v2 client.
+ * Verdicts are kept (EraVerdicts).
  */
 async function connectEitherEra(
   config: McpServerConfig,
@@ -138,18 +150,70 @@ async function connectEitherEra(
       throw error;
     }
   }
+  if (modern?.probe === true && !modern.verdicts.isLegacy(modern.endpoint)) {
+    try {
+      return await connectModern(modern, modern.versions[modern.versions.length - 1] as string);
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      const supported = supportedVersionsOf(error);
+      if (supported !== undefined) return connectSupported(modern, supported);
+      if (!worthInitialize(error)) throw error;
+      // A 2025 server answers an unknown method so: not asked again for a while.
+      if (answeredAsLegacy(error)) modern.verdicts.recordLegacy(modern.endpoint);
+    }
+  }
   try {
     return await connectOnce(createClient, config, timeoutMs, inputs, signal);
   } catch (error) {
     const supported = modern === undefined || signal?.aborted ? undefined : supportedVersionsOf(error);
     if (modern === undefined || supported === undefined) throw error;
-    const spoken = modern.versions;
-    const version = [...spoken].reverse().find((candidate) => supported.includes(candidate));
-    if (version === undefined) throw new NoMutualProtocolVersion(supported, spoken);
-    const client = await modern.connect(version);
-    modern.verdicts.recordModern(modern.endpoint, version);
-    return { client, protocolVersion: version };
+    return connectSupported(modern, supported);
   }
+}
+
+/** The v2 client at `version`; the endpoint's verdict kept as modern. */
+async function connectModern(
+  modern: ModernConnector,
+  version: string,
+): Promise<{ client: McpSession; protocolVersion: string }> {
+  const client = await modern.connect(version);
+  modern.verdicts.recordModern(modern.endpoint, version);
+  return { client, protocolVersion: version };
+}
+
+/** After a `-32022`: the v2 client at the newest revision both sides speak, if there is one. */
+function connectSupported(
+  modern: ModernConnector,
+  supported: readonly string[],
+): Promise<{ client: McpSession; protocolVersion: string }> {
+  const spoken = modern.versions;
+  const version = [...spoken].reverse().find((candidate) => supported.includes(candidate));
+  if (version === undefined) throw new NoMutualProtocolVersion(supported, spoken);
+  return connectModern(modern, version);
+}
+
+/**
+ * Whether a failed probe leaves the 2025 `initialize` worth trying: not after our own refusal
+ * (a denied endpoint, a reply past its cap) or a timeout (silence over HTTP is an outage, and
+ * waiting twice would double it); after anything else, whose 2025 answer says best what is wrong.
+ */
+function worthInitialize(error: unknown): boolean {
+  if (ContextError.isInstance(error)) return false;
+  return !(error instanceof McpError && error.code === ErrorCode.RequestTimeout);
+}
+
+/**
+ * Whether the server itself answered the probe as one that does not speak 2026-07-28: an HTTP
+ * status of 400, 404, 405 or 406, a JSON-RPC error, or an answer the v2 client found no modern
+ * revision in (a 2025 server's 400 to a request without a session). A network failure, a
+ * closed connection or a server error says nothing of its era.
+ */
+function answeredAsLegacy(error: unknown): boolean {
+  if (error instanceof StreamableHTTPError) return [400, 404, 405, 406].includes(error.code ?? 0);
+  if (error instanceof McpError) return error.code !== ErrorCode.ConnectionClosed;
+  // The v2 client's verdict on the probe's answer; one with a cause failed to get any (fetch failed).
+  const { code, data } = error as { code?: unknown; data?: { cause?: unknown } };
+  return code === 'ERA_NEGOTIATION_FAILED' && data?.cause === undefined;
 }
 
 async function connectOnce(

@@ -1,5 +1,6 @@
 import type { Client as ModernClient, RequestOptions } from '@modelcontextprotocol/client';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { ContextError } from '../errors.js';
 import { createModernTransport, type ModernEndpoint } from './create-modern-transport.js';
@@ -8,6 +9,7 @@ import { ListenSubscriptions } from './listen-subscriptions.js';
 import type { McpSession } from './mcp-session.js';
 import { onAbort } from './on-abort.js';
 import { raceAbort } from './race-abort.js';
+import { requestSignal } from './request-signal.js';
 
 export interface ModernConnectInput {
   /** Where the session goes: a Streamable HTTP endpoint (with our fetch) or a stdio child. */
@@ -34,10 +36,15 @@ export async function connectModernSession(input: ModernConnectInput): Promise<M
     versionNegotiation: { mode: { pin: input.protocolVersion } },
   });
   input.setup?.(client);
-  const transport = await createModernTransport(input.endpoint);
+  const { signal } = input;
+  let connecting = true;
+  const endpoint =
+    input.endpoint.kind === 'http' && signal !== undefined
+      ? { ...input.endpoint, fetch: abortedWith(input.endpoint.fetch, signal, () => connecting) }
+      : input.endpoint;
+  const transport = await createModernTransport(endpoint);
   // A stdio child, noted when the signal aborts: the SDK forgets it as it starts closing.
   let child: unknown;
-  const { signal } = input;
   const stopNoting =
     signal && !signal.aborted
       ? onAbort(signal, () => {
@@ -59,9 +66,28 @@ export async function connectModernSession(input: ModernConnectInput): Promise<M
     if (signal?.aborted) endChildProcess(child ?? (transport as { pid?: unknown }).pid);
     throw toV1Error(error);
   } finally {
+    connecting = false;
     stopNoting?.();
   }
   return new ModernSession(client);
+}
+
+/**
+ * `fetch` whose requests made while `connecting()` also end when `signal` aborts: the v2
+ * client's connect-time server/discover is not cancelled by the connect's signal, and a server
+ * that holds it would keep the request (and its socket) open after the connect was given up.
+ */
+function abortedWith(fetch: FetchLike, signal: AbortSignal, connecting: () => boolean): FetchLike {
+  return async (url, init) => {
+    if (!connecting()) return fetch(url, init);
+    const own = requestSignal(signal);
+    try {
+      const signals = init?.signal ? [init.signal, own.signal] : [own.signal];
+      return await fetch(url, { ...init, signal: AbortSignal.any(signals) });
+    } finally {
+      own.release();
+    }
+  };
 }
 
 /**

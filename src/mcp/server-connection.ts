@@ -523,6 +523,9 @@ export class ServerConnection {
       verdicts: this.#eraVerdicts,
       endpoint: key,
       versions: modernProtocolVersions,
+      // Not with a token provider (client credentials, cross-app access): against a 2025 server
+      // the v2 transport would fetch a token for the probe and the 2025 client another one.
+      probe: endpoint.kind === 'http' && endpoint.authProvider === undefined,
       connect: async (protocolVersion) => {
         // The connect's own signal: the lifetime signal outlives every session (see connectOnce).
         const own = requestSignal(signal);

@@ -86,7 +86,7 @@ async function startRedirector(target: string) {
 }
 
 describe('OAuth on the 2026-07-28 path (the OAuth fixture with a modern-only MCP endpoint)', () => {
-  it('the token the 2025 handshake obtained goes on the modern session: server/discover and the read carry it', async () => {
+  it('an endpoint of unknown era behind OAuth: the probe is authorized by the v2 transport, and server/discover and the read carry the token', async () => {
     const server = await setUp();
     const servers = new McpServerRegistry({
       mcpServers: { notes: { type: 'http', url: server.url, auth: { type: 'oauth' } } },
@@ -99,8 +99,8 @@ describe('OAuth on the 2026-07-28 path (the OAuth fixture with a modern-only MCP
 
     expect(read.contents[0]).toMatchObject({ text: 'notes of ada' });
     expect(servers.status('notes')).toMatchObject({ protocolVersion: '2026-07-28' });
-    // 401, then initialize with the token is refused with -32022; the v2 client goes on with it.
-    expect(server.log.mcpMethods).toEqual(['initialize', 'initialize', 'server/discover', 'resources/read']);
+    // The probe's 401, the authorization through our fetch, then the probe again with the token.
+    expect(server.log.mcpMethods).toEqual(['server/discover', 'server/discover', 'resources/read']);
     expect(server.log.authorizations).toEqual([{ user: 'ada', scope: 'read admin', resource: server.url }]);
     expect(server.log.tokenRequests).toEqual([{ grantType: 'authorization_code', resource: server.url }]);
 
@@ -110,7 +110,7 @@ describe('OAuth on the 2026-07-28 path (the OAuth fixture with a modern-only MCP
     const again = await servers.readResource('notes', 'private://notes');
 
     expect(again.contents[0]).toMatchObject({ text: 'notes of ada' });
-    expect(server.log.mcpMethods.slice(4)).toEqual(['resources/read', 'resources/read']);
+    expect(server.log.mcpMethods.slice(3)).toEqual(['resources/read', 'resources/read']);
     expect(server.log.authorizations).toHaveLength(1);
     expect(server.log.tokenRequests.map((request) => request.grantType)).toEqual([
       'authorization_code',
@@ -133,7 +133,7 @@ describe('OAuth on the 2026-07-28 path (the OAuth fixture with a modern-only MCP
     expect(connection.status()).toMatchObject({ state: 'connected', protocolVersion: '2026-07-28' });
   });
 
-  it('per user: each principal signs in on the 2025 leg, reads their own notes on 2026-07-28, and the endpoint is refused initialize once', async () => {
+  it('per user: each principal signs in on the modern leg and reads their own notes on 2026-07-28; no initialize is sent', async () => {
     const server = await setUp();
     const servers = new McpServerRegistry({
       mcpServers: { notes: { type: 'http', url: server.url, auth: { type: 'oauth', perUser: true } } },
@@ -150,11 +150,10 @@ describe('OAuth on the 2026-07-28 path (the OAuth fixture with a modern-only MCP
       { text: 'notes of bob' },
     ]);
     expect(server.log.authorizations.map((entry) => entry.user)).toEqual(['ada', 'bob']);
-    // Ada's session learnt the verdict (the registry's, shared by principals): Bob's goes straight
-    // to server/discover, its first try refused for want of a token (401), then authorized.
+    // Each principal's first server/discover is refused for want of a token (401), then authorized;
+    // Bob's session adopts the verdict Ada's learnt (the registry's, shared by principals).
     expect(server.log.mcpMethods).toEqual([
-      'initialize',
-      'initialize',
+      'server/discover',
       'server/discover',
       'resources/read',
       'server/discover',

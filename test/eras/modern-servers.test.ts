@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { startStatelessServer } from '../../fixtures/index.js';
 import {
   type ModernServer,
   type ModernServerOptions,
@@ -9,6 +10,7 @@ import { endpointPolicySchema } from '../../src/mcp/endpoint-policy.js';
 import { EraVerdicts } from '../../src/mcp/era-verdicts.js';
 import { McpServerRegistry } from '../../src/mcp/mcp-server-registry.js';
 import { ServerConnection } from '../../src/mcp/server-connection.js';
+import { createScriptedServer } from '../mcp/support/scripted-server.js';
 
 const note = { uri: 'note://a', name: 'a', text: 'alpha', mimeType: 'text/plain' };
 
@@ -46,35 +48,31 @@ describe('servers of the 2026-07-28 revision (fixtures on the MCP SDK v2 server 
     expect(missing?.message).toContain('note://missing');
   });
 
-  it('a dual-era server is reached over its 2025 leg, and the status says 2025-11-25', async () => {
-    const server = await start('dual-era');
+  it('a dual-era server is reached over its modern leg: server/discover, no initialize, and the status says 2026-07-28', async () => {
+    const server = await start('dual-era', {
+      resources: [{ ...note, cacheHint: { ttlMs: 500, cacheScope: 'private' } }],
+    });
     const servers = registry({ mcpServers: { dual: { type: 'http', url: server.url } } });
 
     const read = await servers.readResource('dual', 'note://a');
 
     expect(read.contents[0]).toMatchObject({ uri: 'note://a', text: 'alpha' });
-    expect(server.posts.map((post) => post.method)).toEqual([
-      'initialize',
-      'notifications/initialized',
-      'resources/read',
-    ]);
-    expect(servers.status('dual')).toMatchObject({ state: 'connected', protocolVersion: '2025-11-25' });
+    // Its hints come with it (its 2025 leg sends none).
+    expect(read).toMatchObject({ ttlMs: 500, cacheScope: 'private' });
+    expect(server.posts.map((post) => post.method)).toEqual(['server/discover', 'resources/read']);
+    expect(servers.status('dual')).toMatchObject({ state: 'connected', protocolVersion: '2026-07-28' });
   });
 
-  it('a modern-only server refuses initialize with -32022 naming 2026-07-28: the v2 client reaches it at that revision', async () => {
+  it('a modern-only server is reached at 2026-07-28 by the server/discover probe, with no initialize', async () => {
     const server = await start('modern-only');
     const servers = registry({ mcpServers: { modern: { type: 'http', url: server.url } } });
 
     const read = await servers.readResource('modern', 'note://a');
 
     expect(read.contents[0]).toMatchObject({ uri: 'note://a', text: 'alpha' });
-    expect(server.posts.map((post) => post.method)).toEqual([
-      'initialize',
-      'server/discover',
-      'resources/read',
-    ]);
+    expect(server.posts.map((post) => post.method)).toEqual(['server/discover', 'resources/read']);
     // MCP 2026-07-28: the method and name in headers, the revision in every request's _meta.
-    expect(server.posts[2]).toMatchObject({
+    expect(server.posts[1]).toMatchObject({
       mcpMethod: 'resources/read',
       mcpName: 'note://a',
       protocolVersionHeader: '2026-07-28',
@@ -91,21 +89,17 @@ describe('servers of the 2026-07-28 revision (fixtures on the MCP SDK v2 server 
     ]);
   });
 
-  it('type "auto" does not take -32022 for an old SSE server: no GET stream is tried', async () => {
+  it('type "auto" probes too, and tries no GET stream', async () => {
     const server = await start('modern-only');
     const servers = registry({ mcpServers: { modern: { type: 'auto', url: server.url } } });
 
     await servers.readResource('modern', 'note://a');
 
-    expect(server.posts.map((post) => post.method)).toEqual([
-      'initialize',
-      'server/discover',
-      'resources/read',
-    ]);
+    expect(server.posts.map((post) => post.method)).toEqual(['server/discover', 'resources/read']);
     expect(servers.status('modern')).toMatchObject({ transport: 'http', protocolVersion: '2026-07-28' });
   });
 
-  it("the era verdict is kept: the endpoint's next session starts at server/discover, with no initialize", async () => {
+  it("the era verdict is kept: the endpoint's next session adopts its revision (pinned), with no initialize", async () => {
     const server = await start('modern-only');
     const verdicts = new EraVerdicts();
     const connect = async () => {
@@ -127,19 +121,89 @@ describe('servers of the 2026-07-28 revision (fixtures on the MCP SDK v2 server 
     };
 
     await connect();
-    expect(server.posts.map((post) => post.method)).toEqual(['initialize', 'server/discover']);
+    expect(server.posts.map((post) => post.method)).toEqual(['server/discover']);
     expect(verdicts.modernVersionOf(server.url)).toBe('2026-07-28');
     const second = await connect();
 
-    expect(server.posts.map((post) => post.method)).toEqual([
-      'initialize',
-      'server/discover',
-      'server/discover',
-    ]);
+    expect(server.posts.map((post) => post.method)).toEqual(['server/discover', 'server/discover']);
     expect(second.status()).toMatchObject({ state: 'connected', protocolVersion: '2026-07-28' });
   });
 
-  it('-32022 naming only revisions this client does not speak: CONNECT_FAILED says which, and nothing else is sent', async () => {
+  it('a 2025 server answers the probe as a server of no later revision: initialize follows, and the endpoint is probed again only after an hour', async () => {
+    const host = await startStatelessServer({
+      createServer: () =>
+        createScriptedServer({
+          resources: [{ uri: 'x://a', name: 'a' }],
+          contents: { 'x://a': [{ uri: 'x://a', mimeType: 'text/plain', text: 'alpha' }] },
+        }),
+    });
+    open.push(host);
+    let now = Date.parse('2026-12-06T00:00:00Z');
+    const verdicts = new EraVerdicts(() => now);
+    const connect = async () => {
+      const connection = new ServerConnection(
+        'old',
+        { type: 'http', url: host.url, plainTextErrors: false, notSecret: [] },
+        {
+          reconnect: false,
+          endpointPolicy: endpointPolicySchema.parse({}),
+          connectTimeoutMs: 5_000,
+          maxResponseBytes: 1_000_000,
+          notify: () => undefined,
+          eraVerdicts: verdicts,
+        },
+      );
+      open.push(connection);
+      await connection.client();
+      return connection;
+    };
+    const opened = () =>
+      host.methods.filter((method) => method === 'server/discover' || method === 'initialize');
+
+    const first = await connect();
+    expect(first.status()).toMatchObject({ state: 'connected', protocolVersion: '2025-11-25' });
+    expect(opened()).toEqual(['server/discover', 'initialize']);
+    expect(verdicts.isLegacy(host.url)).toBe(true);
+
+    await connect();
+    expect(opened()).toEqual(['server/discover', 'initialize', 'initialize']);
+
+    now += 60 * 60 * 1000 + 1;
+    await connect();
+    expect(opened()).toEqual([
+      'server/discover',
+      'initialize',
+      'initialize',
+      'server/discover',
+      'initialize',
+    ]);
+  });
+
+  it('a probe that reaches no server records nothing: the 2025 handshake fails as it always did, and the next attempt probes again', async () => {
+    const verdicts = new EraVerdicts();
+    const url = 'http://127.0.0.1:1/mcp';
+    const connection = new ServerConnection(
+      'gone',
+      { type: 'http', url, plainTextErrors: false, notSecret: [] },
+      {
+        reconnect: false,
+        endpointPolicy: endpointPolicySchema.parse({}),
+        connectTimeoutMs: 5_000,
+        maxResponseBytes: 1_000_000,
+        notify: () => undefined,
+        eraVerdicts: verdicts,
+      },
+    );
+    open.push(connection);
+
+    const failure = await failureOf(connection.client());
+
+    expect(failure).toMatchObject({ code: 'CONNECT_FAILED', server: 'gone' });
+    expect(verdicts.isLegacy(url)).toBe(false);
+    expect(verdicts.modernVersionOf(url)).toBeUndefined();
+  });
+
+  it('-32022 to the probe naming only revisions this client does not speak: CONNECT_FAILED says which, and nothing else is sent', async () => {
     const server = await start('modern-only', {
       intercept: (post) =>
         Response.json(
@@ -161,7 +225,7 @@ describe('servers of the 2026-07-28 revision (fixtures on the MCP SDK v2 server 
 
     expect(failure).toMatchObject({ code: 'CONNECT_FAILED', server: 'future' });
     expect(failure?.message).toContain('the server speaks only 2099-01-01; this client speaks 2026-07-28');
-    expect(server.posts.map((post) => post.method)).toEqual(['initialize']);
+    expect(server.posts.map((post) => post.method)).toEqual(['server/discover']);
   });
 
   it('close() while server/discover is unanswered resolves at once: the pending call is SESSION_CLOSED', async () => {
@@ -175,9 +239,7 @@ describe('servers of the 2026-07-28 revision (fixtures on the MCP SDK v2 server 
       requestTimeoutMs: 3_600_000,
     });
     const call = failureOf(servers.readResource('modern', 'note://a'));
-    await expect
-      .poll(() => server.posts.map((post) => post.method))
-      .toEqual(['initialize', 'server/discover']);
+    await expect.poll(() => server.posts.map((post) => post.method)).toEqual(['server/discover']);
 
     const closing = performance.now();
     await servers.close();
@@ -204,7 +266,10 @@ describe('servers of the 2026-07-28 revision (fixtures on the MCP SDK v2 server 
       const failure = await failureOf(servers.readResource('modern', 'note://a'));
 
       expect(failure).toMatchObject({ code: 'ENDPOINT_DENIED', server: 'modern' });
-      expect(server.posts.map((post) => post.host?.split(':')[0])).toEqual(['127.0.0.1', '127.0.0.1']);
+      // The probe's redirect: refused, and no initialize after it (the endpoint sent us elsewhere).
+      expect(server.posts.map((post) => [post.method, post.host?.split(':')[0]])).toEqual([
+        ['server/discover', '127.0.0.1'],
+      ]);
     });
 
     it.each([
@@ -231,7 +296,6 @@ describe('servers of the 2026-07-28 revision (fixtures on the MCP SDK v2 server 
 
         expect(failure).toMatchObject({ code: 'ENDPOINT_DENIED', server: 'modern' });
         expect(server.posts.map((post) => [post.method, post.host?.split(':')[0]])).toEqual([
-          ['initialize', '127.0.0.1'],
           ['server/discover', '127.0.0.1'],
           [method, '127.0.0.1'],
         ]);
@@ -259,7 +323,6 @@ describe('servers of the 2026-07-28 revision (fixtures on the MCP SDK v2 server 
       expect(read.contents[0]).toMatchObject({ text: 'alpha' });
       expect(server.posts.map((post) => [post.method, post.host?.split(':')[0], post.authorization])).toEqual(
         [
-          ['initialize', '127.0.0.1', 'Bearer sekrit-token'],
           ['server/discover', '127.0.0.1', 'Bearer sekrit-token'],
           ['resources/read', '127.0.0.1', 'Bearer sekrit-token'],
           ['resources/read', 'localhost', undefined],

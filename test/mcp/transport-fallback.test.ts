@@ -38,7 +38,8 @@ describe('transport auto', () => {
     const { resources: listed } = await servers.listResources('remote');
     expect(listed.map((resource) => resource.uri)).toEqual(['scripted://one']);
     expect(servers.status('remote')).toMatchObject({ transport: 'sse', state: 'connected' });
-    expect(host.requests.slice(0, 2)).toEqual([`POST /${status}`, `GET /${status}`]);
+    // The server/discover probe, then initialize (the probe's answer is a 2025 server's), then SSE.
+    expect(host.requests.slice(0, 3)).toEqual([`POST /${status}`, `POST /${status}`, `GET /${status}`]);
     expect(host.requests).toContain('POST /messages');
   });
 
@@ -46,7 +47,8 @@ describe('transport auto', () => {
     const { host, servers } = await autoRegistry(`/${status}`);
     const error = await servers.listResources('remote').catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: 'CONNECT_FAILED', server: 'remote', value: Number(status) });
-    expect(host.requests).toEqual([`POST /${status}`]);
+    // The probe and initialize: no SSE.
+    expect(host.requests).toEqual([`POST /${status}`, `POST /${status}`]);
     expect(servers.status('remote')).toMatchObject({ state: 'error', lastError: { code: 'CONNECT_FAILED' } });
   });
 
@@ -55,6 +57,7 @@ describe('transport auto', () => {
     const { resources: listed } = await servers.listResources('remote');
     expect(listed).toHaveLength(1);
     expect(servers.status('remote').transport).toBe('sse');
+    // The probe timed out: no initialize after it (silence over HTTP is an outage), then SSE.
     expect(host.requests.slice(0, 2)).toEqual(['POST /hang', 'GET /hang']);
   });
 
@@ -72,7 +75,7 @@ describe('transport auto', () => {
       code: 'CONNECT_FAILED',
       value: 404,
     });
-    expect(host.requests).toEqual(['POST /404']);
+    expect(host.requests).toEqual(['POST /404', 'POST /404']);
   });
 });
 
