@@ -35,8 +35,15 @@ export class ListenSubscriptions {
   #retry: NodeJS.Timeout | undefined;
   #closed = false;
 
-  constructor(client: ModernClient) {
+  readonly #ackTimeoutMs: number | undefined;
+
+  /**
+   * `ackTimeoutMs`: how long a listen waits for the server's acknowledgement (the session's
+   * request timeout; the SDK's own default is a minute, during which no other listen goes out).
+   */
+  constructor(client: ModernClient, ackTimeoutMs?: number) {
     this.#client = client;
+    this.#ackTimeoutMs = ackTimeoutMs;
   }
 
   /** Adds `uri` to the session's listen; rejects when the server does not acknowledge it. */
@@ -97,11 +104,10 @@ export class ListenSubscriptions {
       await previous?.subscription.close();
       return;
     }
-    const subscription = await this.#client.listen({
-      resourceSubscriptions: [...wanted],
-      resourcesListChanged: true,
-      promptsListChanged: true,
-    });
+    const subscription = await this.#client.listen(
+      { resourceSubscriptions: [...wanted], resourcesListChanged: true, promptsListChanged: true },
+      this.#ackTimeoutMs === undefined ? undefined : { timeout: this.#ackTimeoutMs },
+    );
     if (this.#closed) {
       await subscription.close();
       return;

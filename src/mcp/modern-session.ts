@@ -69,7 +69,7 @@ export async function connectModernSession(input: ModernConnectInput): Promise<M
     connecting = false;
     stopNoting?.();
   }
-  return new ModernSession(client);
+  return new ModernSession(client, input.timeoutMs);
 }
 
 /**
@@ -101,9 +101,10 @@ export class ModernSession implements McpSession {
   readonly #client: ModernClient;
   readonly #listens: ListenSubscriptions;
 
-  constructor(client: ModernClient) {
+  /** `ackTimeoutMs`: how long a `subscriptions/listen` waits for the server's acknowledgement. */
+  constructor(client: ModernClient, ackTimeoutMs?: number) {
     this.#client = client;
-    this.#listens = new ListenSubscriptions(client);
+    this.#listens = new ListenSubscriptions(client, ackTimeoutMs);
   }
 
   /** The revision this session speaks (`2026-07-28`). */

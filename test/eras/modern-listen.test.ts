@@ -186,6 +186,45 @@ describe('subscriptions/listen driven by pins (2026-07-28)', () => {
     expect(failures).toHaveLength(1);
   });
 
+  it("a listen the server never acknowledges fails after the session's request timeout, not the SDK's minute", async () => {
+    const server = await startModernServer({
+      eras: 'modern-only',
+      resources: [{ uri: 'note://a', name: 'a', text: 'alpha', cacheHint: fresh }],
+      subscribe: true,
+      intercept: (post) =>
+        post.method === 'subscriptions/listen' ? new Promise<Response>(() => undefined) : undefined,
+    });
+    onTestFinished(() => server.close());
+    const servers = new McpServerRegistry({
+      reconnect: false,
+      requestTimeoutMs: 400,
+      mcpServers: { modern: { type: 'http', url: server.url } },
+    });
+    onTestFinished(() => servers.close());
+    const attachments = new MemoryAttachmentStore();
+    const provider = new ResourceContextProvider({
+      servers,
+      attachments,
+      policy: new AccessPolicy({ bindings: { chat: { servers: ['modern'] } } }),
+      tokenizer: sharedTokenizer,
+      budget: { maxTokens: 4000 },
+    });
+    onTestFinished(() => provider.dispose());
+    const failed = new Promise<{ uri: string; at: number }>((resolve) =>
+      provider.on('subscription-failed', ({ uri }) => resolve({ uri, at: performance.now() })),
+    );
+    await attachments.pin({ scope: { conversationId: 'c1' }, server: 'modern', uri: 'note://a' });
+    const started = performance.now();
+    const { blocks } = await provider.provide({ pipelineId: 'chat', conversationId: 'c1' });
+
+    expect(blocks.map((block) => block.text).join('')).toContain('alpha');
+    const failure = await failed;
+    expect(failure.uri).toBe('note://a');
+    expect(failure.at - started).toBeGreaterThanOrEqual(350);
+    expect(failure.at - started).toBeLessThan(10_000);
+    expect(provider.subscriptions).toEqual([]);
+  });
+
   it('a server that does not offer resources.subscribe gets no listen for pins, and its pins are TTL-only', async () => {
     const { attachments, turn, listens } = await listeningHost(
       [{ uri: 'note://a', name: 'a', text: 'alpha', cacheHint: fresh }],
