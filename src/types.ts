@@ -298,8 +298,10 @@ export interface TraceServer {
   /**
    * How its pinned content is kept fresh: `notifications` (subscribed; an update drops the cached
    * entry at once), `ttl` (re-read when the entry's time is up: the server offers no
-   * `resources.subscribe`, or is a stateless Streamable HTTP server, which keeps no subscription
-   * past a request, or speaks 2026-07-28, until `subscriptions/listen`).
+   * `resources.subscribe`, or is a stateless 2025 Streamable HTTP server, which keeps no
+   * subscription past a request). On 2026-07-28, through `subscriptions/listen`; a pinned URI the
+   * acknowledgement leaves out is TTL-only though the server's is `notifications`
+   * (`subscription-failed` names it).
    */
   readonly pinUpdates?: 'notifications' | 'ttl';
 }
