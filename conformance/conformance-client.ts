@@ -6,7 +6,7 @@ import { McpServerRegistry, type McpServerRegistryOptions } from '../src/index.j
 
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
 const serverUrl = process.argv[2];
-const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}') as Record<string, string | undefined>;
+const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}') as Record<string, unknown>;
 /** A client ID metadata document URL (SEP-991): used where the authorization server supports it. */
 const clientMetadataUrl = 'https://conformance-test.local/client-metadata.json';
 
@@ -38,10 +38,11 @@ function authFor(name: string): AuthConfigInput | undefined {
       type: 'oauth-client-credentials',
       clientId: need('client_id'),
       privateKey: need('private_key_pem'),
-      ...(context.signing_algorithm !== undefined && { algorithm: context.signing_algorithm }),
+      ...(typeof context.signing_algorithm === 'string' && { algorithm: context.signing_algorithm }),
     };
   }
-  if (name === 'auth/cross-app-access-complete-flow') {
+  // Renamed in the suite's 0.2 line (SEP-990, enterprise-managed authorization).
+  if (name === 'auth/cross-app-access-complete-flow' || name === 'auth/enterprise-managed-authorization') {
     return {
       type: 'oauth-cross-app-access',
       idpTokenUrl: need('idp_token_endpoint'),
@@ -60,8 +61,17 @@ function authFor(name: string): AuthConfigInput | undefined {
 
 function need(key: string): string {
   const value = context[key];
-  if (value === undefined) throw new Error(`MCP_CONFORMANCE_CONTEXT has no ${key}`);
+  if (typeof value !== 'string') throw new Error(`MCP_CONFORMANCE_CONTEXT has no ${key}`);
   return value;
+}
+
+function toolCallsOf(value: unknown): { name: string; arguments: Record<string, unknown> }[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((call: { name?: unknown; arguments?: unknown }) =>
+    typeof call?.name === 'string'
+      ? [{ name: call.name, arguments: (call.arguments ?? {}) as Record<string, unknown> }]
+      : [],
+  );
 }
 
 async function main(): Promise<void> {
@@ -86,6 +96,15 @@ async function main(): Promise<void> {
     for (const name of ['test_client_elicitation_defaults', 'test_reconnection', 'test-tool']) {
       if (names.includes(name)) await servers.callTool('server', name, {});
     }
+    // A tool whose x-mcp-header annotations are valid, beside ones a client must refuse (SEP-2243).
+    if (names.includes('valid_tool')) await servers.callTool('server', 'valid_tool', { region: 'us-west1' });
+    // The other tool's inputSchema as the client holds it, echoed back verbatim (SEP-1613).
+    const focal = tools.find((tool) => tool.name !== 'json_schema_echo');
+    if (names.includes('json_schema_echo') && focal !== undefined)
+      await servers.callTool('server', 'json_schema_echo', { schema: focal.inputSchema });
+    // The calls a scenario names in its context (its arguments, as given).
+    for (const call of toolCallsOf(context.toolCalls))
+      await servers.callTool('server', call.name, call.arguments);
   } finally {
     await servers.close();
   }

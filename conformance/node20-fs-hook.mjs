@@ -1,4 +1,4 @@
-// Loader hook for Node 20: @modelcontextprotocol/conformance 0.1.16 imports `fs.globSync` by name
+// Loader hook for Node 20: @modelcontextprotocol/conformance imports `fs.globSync` by name
 // (Node >= 22), used only by its tier-check command. For that package alone, `fs` resolves to
 // node:fs plus a stub that says so.
 const shim = new URL('./node20-fs-shim.mjs', import.meta.url).href;

@@ -1,6 +1,7 @@
 // Runs every client scenario of the pinned MCP conformance suite, one at a time, against
 // conformance/conformance-client.ts (the library's public API). Prints one line per scenario
-// and a summary; exits 1 if any scenario fails. Usage: node conformance/run-conformance.mjs [scenario…]
+// and a summary; exits 1 if any scenario fails that is not a known failure (knownFailures), or
+// a known failure passes. Usage: node conformance/run-conformance.mjs [scenario…]
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +15,34 @@ const client = `node --import tsx ${join(root, 'conformance', 'conformance-clien
 const conformance = (...args) =>
   spawnSync(process.execPath, ['--import', hook, cli, ...args], { cwd: root, encoding: 'utf8' });
 
+// Scenarios this client is known to fail, each with the reason. A known failure is printed as such
+// and does not fail the run; a known failure that passes does (take it off this list), and so does
+// every other failure.
+const knownFailures = new Map([
+  ['auth/dpop', 'DPoP-bound tokens (SEP-1932, an extension) are not implemented'],
+  ['auth/dpop-nonce', 'DPoP-bound tokens (SEP-1932, an extension) are not implemented'],
+  ['auth/wif-jwt-bearer', 'workload identity federation (JWT-bearer grant, an extension) is not implemented'],
+  [
+    'sep-2322-client-request-state',
+    'multi-round-trip requests (input_required, SEP-2322) are not handled yet: issue 34 item 4',
+  ],
+  [
+    'auth/iss-supported-missing',
+    "the authorization response's iss (RFC 9207, SEP-2468) is not checked yet: the host's answer does not carry it",
+  ],
+  ['auth/iss-wrong-issuer', "the authorization response's iss (RFC 9207, SEP-2468) is not checked yet"],
+  ['auth/iss-unexpected', "the authorization response's iss (RFC 9207, SEP-2468) is not checked yet"],
+  ['auth/iss-normalized', "the authorization response's iss (RFC 9207, SEP-2468) is not checked yet"],
+  [
+    'auth/metadata-issuer-mismatch',
+    "authorization-server metadata whose issuer differs from its well-known URL's is used as it is (the SDK v1 auth helpers do not check it)",
+  ],
+  [
+    'auth/authorization-server-migration',
+    'a client registered with one authorization server is not registered anew when the resource names another (SEP-2352)',
+  ],
+]);
+
 const listed = conformance('list', '--client');
 const all = [...listed.stdout.matchAll(/^\s+- (\S+)/gm)].map((match) => match[1]);
 const scenarios = process.argv.length > 2 ? process.argv.slice(2) : all;
@@ -24,6 +53,7 @@ if (scenarios.length === 0) {
 
 const started = Date.now();
 const failed = [];
+const known = [];
 for (const scenario of scenarios) {
   const output = mkdtempSync(join(tmpdir(), 'mcp-conformance-'));
   const begun = Date.now();
@@ -33,12 +63,22 @@ for (const scenario of scenarios) {
   const failures = checks.filter((check) => check.status === 'FAILURE');
   const warnings = checks.filter((check) => check.status === 'WARNING');
   const passed = run.status === 0 && failures.length === 0;
-  if (!passed) failed.push(scenario);
+  const reason = knownFailures.get(scenario);
+  if (passed === (reason !== undefined)) failed.push(scenario);
+  else if (reason !== undefined) known.push(scenario);
   const seconds = ((Date.now() - begun) / 1000).toFixed(1);
+  const verdict = passed
+    ? reason === undefined
+      ? 'pass'
+      : 'PASS (listed as a known failure: take it off)'
+    : reason === undefined
+      ? 'FAIL'
+      : 'known';
   console.log(
-    `${passed ? 'pass' : 'FAIL'}  ${scenario}  (${checks.length - failures.length}/${checks.length} checks` +
+    `${verdict}  ${scenario}  (${checks.length - failures.length}/${checks.length} checks` +
       `${warnings.length > 0 ? `, ${warnings.length} warnings` : ''}, ${seconds} s)`,
   );
+  if (!passed && reason !== undefined) console.log(`        known failure: ${reason}`);
   if (!passed) {
     for (const check of failures)
       console.log(`        ${check.id}: ${check.errorMessage ?? check.description}`);
@@ -46,8 +86,10 @@ for (const scenario of scenarios) {
   }
 }
 const total = ((Date.now() - started) / 1000).toFixed(0);
+const passedCount = scenarios.length - failed.length - known.length;
 console.log(
-  `conformance ${scenarios.length - failed.length}/${scenarios.length} client scenarios passed (${total} s)`,
+  `conformance ${passedCount}/${scenarios.length} client scenarios passed, ${known.length} known failures` +
+    `${failed.length > 0 ? `, ${failed.length} unexpected (${failed.join(', ')})` : ''} (${total} s)`,
 );
 process.exit(failed.length === 0 ? 0 : 1);
 

@@ -44,14 +44,18 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   }
 
   get clientMetadata(): OAuthClientMetadata {
-    return {
+    // `application_type` is OpenID Connect's, which the SDK's type leaves out (it sends it as given).
+    const metadata: OAuthClientMetadata & { readonly application_type: 'native' | 'web' } = {
       client_name: this.#options.clientName,
       redirect_uris: [this.redirectUrl],
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
       token_endpoint_auth_method: this.#options.clientSecret === undefined ? 'none' : 'client_secret_basic',
+      // MCP 2026-07-28 (SEP-837): dynamic registration names the kind of client, by its redirect.
+      application_type: applicationTypeOf(this.redirectUrl),
       ...(this.#options.scope !== undefined && { scope: this.#options.scope }),
     };
+    return metadata;
   }
 
   state(): string {
@@ -150,4 +154,14 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   async #set(kind: 'tokens' | 'client' | 'verifier' | 'discovery', value: unknown): Promise<void> {
     await this.#options.authorizer.store.set(this.#options.subject, kind, value);
   }
+}
+
+/**
+ * The OpenID Connect registration's `application_type` for a redirect URL: `native` for a
+ * loopback host or a scheme of its own (an app on the user's machine), else `web`.
+ */
+function applicationTypeOf(redirectUrl: string): 'native' | 'web' {
+  const url = new URL(redirectUrl);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'native';
+  return ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname) ? 'native' : 'web';
 }

@@ -100,6 +100,7 @@ function abortedWith(fetch: FetchLike, signal: AbortSignal, connecting: () => bo
 export class ModernSession implements McpSession {
   readonly #client: ModernClient;
   readonly #listens: ListenSubscriptions;
+  readonly #tools = new ListedTools();
 
   /** `ackTimeoutMs`: how long a `subscriptions/listen` waits for the server's acknowledgement. */
   constructor(client: ModernClient, ackTimeoutMs?: number) {
@@ -142,14 +143,29 @@ export class ModernSession implements McpSession {
   listPrompts: McpSession['listPrompts'] = (params, options) =>
     this.#send({ method: 'prompts/list', params }, options);
 
-  listTools: McpSession['listTools'] = (params, options) =>
-    this.#send({ method: 'tools/list', params }, options);
+  listTools: McpSession['listTools'] = async (params, options) => {
+    const page = await this.#send<Awaited<ReturnType<McpSession['listTools']>>>(
+      { method: 'tools/list', params },
+      options,
+    );
+    this.#tools.note(page.tools);
+    return page;
+  };
 
   getPrompt: McpSession['getPrompt'] = (params, options) =>
     this.#send({ method: 'prompts/get', params }, options);
 
-  callTool: McpSession['callTool'] = (params, _resultSchema, options) =>
-    translated(this.#client.callTool(params as never, requestOptions(options))) as never;
+  // With the tool's definition as the session last listed it: the v2 client mirrors its
+  // x-mcp-header arguments into Mcp-Param-* headers (SEP-2243) only from a definition it holds,
+  // and our lists are plain requests that its own tools cache never sees.
+  callTool: McpSession['callTool'] = (params, _resultSchema, options) => {
+    const toolDefinition = this.#tools.get(params.name);
+    const callOptions = {
+      ...requestOptions(options),
+      ...(toolDefinition !== undefined && { toolDefinition }),
+    };
+    return translated(this.#client.callTool(params as never, callOptions as never)) as never;
+  };
 
   complete: McpSession['complete'] = (params, options) =>
     this.#send({ method: 'completion/complete', params }, options);
@@ -190,6 +206,28 @@ export class ModernSession implements McpSession {
 }
 
 // --- Internal helpers ---
+
+type ListedTool = Awaited<ReturnType<McpSession['listTools']>>['tools'][number];
+
+// A server's listing is untrusted: the definitions kept for callTool are bounded.
+const maxListedTools = 1_000;
+
+/** The tools the session's listings named, by name, the newest listing's winning; at most maxListedTools. */
+class ListedTools {
+  readonly #byName = new Map<string, ListedTool>();
+
+  note(tools: readonly ListedTool[]): void {
+    for (const tool of tools) {
+      this.#byName.delete(tool.name);
+      this.#byName.set(tool.name, tool);
+      if (this.#byName.size > maxListedTools) this.#byName.delete(this.#byName.keys().next().value as string);
+    }
+  }
+
+  get(name: string): ListedTool | undefined {
+    return this.#byName.get(name);
+  }
+}
 
 /** The caller's bounds only: the rest of the v1 options have no counterpart the registry uses. */
 function requestOptions(options: unknown): RequestOptions {

@@ -58,6 +58,11 @@ describe('OAuth authorization code (MCP authorization spec) through the SDK auth
     const read = await servers.readResource('notes', 'private://notes');
     expect(read.contents[0]).toMatchObject({ text: 'notes of ada' });
     expect(server.log.registrations).toBe(1);
+    // A loopback redirect is a native client's (SEP-837, OpenID Connect registration).
+    expect(server.log.registered[0]).toMatchObject({
+      application_type: 'native',
+      redirect_uris: [redirectUrl],
+    });
     // Scope from the resource's scopes_supported; resource = the MCP server (RFC 8707).
     expect(server.log.authorizations).toEqual([{ user: 'ada', scope: 'read admin', resource: server.url }]);
     expect(server.log.tokenRequests).toEqual([{ grantType: 'authorization_code', resource: server.url }]);
