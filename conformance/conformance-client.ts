@@ -22,7 +22,8 @@ async function followAuthorization(request: AuthorizationRequest) {
   const code = back.searchParams.get('code');
   if (code === null) throw new Error('the redirect carried no code');
   const state = back.searchParams.get('state');
-  return { code, ...(state !== null && { state }) };
+  const iss = back.searchParams.get('iss');
+  return { code, ...(state !== null && { state }), ...(iss !== null && { iss }) };
 }
 
 function authFor(name: string): AuthConfigInput | undefined {

@@ -27,13 +27,6 @@ const knownFailures = new Map([
     'multi-round-trip requests (input_required, SEP-2322) are not handled yet: issue 34 item 4',
   ],
   [
-    'auth/iss-supported-missing',
-    "the authorization response's iss (RFC 9207, SEP-2468) is not checked yet: the host's answer does not carry it",
-  ],
-  ['auth/iss-wrong-issuer', "the authorization response's iss (RFC 9207, SEP-2468) is not checked yet"],
-  ['auth/iss-unexpected', "the authorization response's iss (RFC 9207, SEP-2468) is not checked yet"],
-  ['auth/iss-normalized', "the authorization response's iss (RFC 9207, SEP-2468) is not checked yet"],
-  [
     'auth/metadata-issuer-mismatch',
     "authorization-server metadata whose issuer differs from its well-known URL's is used as it is (the SDK v1 auth helpers do not check it)",
   ],

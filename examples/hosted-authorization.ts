@@ -43,8 +43,8 @@ async function withAuthorization<T>(
     } catch (error) {
       if (!ContextError.isInstance(error) || error.code !== 'AUTH_REQUIRED' || round > maxRounds) throw error;
       // `value` is the authorization URL (a string); the host shows it and waits for its redirect route.
-      const { code, state } = await askUserToAuthorize(principal, new URL(String(error.value)));
-      await servers.completeAuthorization(String(error.server), { code, state, principal });
+      const answer = await askUserToAuthorize(principal, new URL(String(error.value)));
+      await servers.completeAuthorization(String(error.server), { ...answer, principal });
     }
   }
 }
@@ -84,10 +84,18 @@ try {
   await oauth.close();
 }
 
-/** The user's browser: signs in and comes back to the redirect URL with `code` and `state`. */
-async function askUserToAuthorize(user: string, url: URL): Promise<{ code: string; state?: string }> {
+/** The user's browser: signs in and comes back to the redirect URL with `code`, `state` and maybe `iss`. */
+async function askUserToAuthorize(
+  user: string,
+  url: URL,
+): Promise<{ code: string; state?: string; iss?: string }> {
   const response = await fetch(url, { redirect: 'manual', headers: { [testUserHeader]: user } });
   const back = new URL(response.headers.get('location') ?? '');
   const state = back.searchParams.get('state');
-  return { code: back.searchParams.get('code') ?? '', ...(state !== null && { state }) };
+  const iss = back.searchParams.get('iss');
+  return {
+    code: back.searchParams.get('code') ?? '',
+    ...(state !== null && { state }),
+    ...(iss !== null && { iss }),
+  };
 }

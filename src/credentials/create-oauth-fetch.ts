@@ -168,14 +168,19 @@ async function authorize(options: OAuthFetchOptions, challenge: Challenge): Prom
 function answerOf(answer: unknown, server: string): AuthorizationAnswer {
   if (typeof answer === 'string' && answer !== '') return { code: answer };
   if (typeof answer === 'object' && answer !== null) {
-    const { code, state } = answer as { code?: unknown; state?: unknown };
-    if (typeof code === 'string' && code !== '' && (state === undefined || typeof state === 'string')) {
-      return state === undefined ? { code } : { code, state };
+    const { code, state, iss } = answer as { code?: unknown; state?: unknown; iss?: unknown };
+    const optional = (value: unknown) => value === undefined || typeof value === 'string';
+    if (typeof code === 'string' && code !== '' && optional(state) && optional(iss)) {
+      return {
+        code,
+        ...(typeof state === 'string' && { state }),
+        ...(typeof iss === 'string' && { iss }),
+      };
     }
   }
   throw new ContextError(
     'INVALID_OPTION',
-    `server "${server}": authorize() must return { code, state? } or the code as a non-empty string (or undefined to ask the host later)`,
+    `server "${server}": authorize() must return { code, state?, iss? } or the code as a non-empty string (or undefined to ask the host later)`,
     { server, field: 'authorize' },
   );
 }
@@ -193,6 +198,7 @@ async function exchangeCode(
       { server: options.subject.server, field: 'state' },
     );
   }
+  await checkIssuer(options, answer);
   const result = await auth(options.provider, {
     serverUrl: options.serverUrl,
     fetchFn: options.fetch,
@@ -204,6 +210,35 @@ async function exchangeCode(
     throw new ContextError('AUTH_FAILED', `server "${options.subject.server}": the code was not accepted`, {
       server: options.subject.server,
     });
+  }
+}
+
+/**
+ * RFC 9207 (MCP 2026-07-28, SEP-2468): an answer's `iss` must be the issuer of the authorization
+ * server the flow went to, compared exactly (no case folding, default ports or trailing
+ * slashes), whether or not the server said it sends one; and a server that says it does
+ * (`authorization_response_iss_parameter_supported`) is not believed without it. An answer from
+ * another authorization server (a mix-up attack) is never redeemed.
+ */
+async function checkIssuer(options: OAuthFetchOptions, answer: AuthorizationAnswer): Promise<void> {
+  const server = options.subject.server;
+  const metadata = (await options.provider.discoveryState())?.authorizationServerMetadata as
+    | { issuer?: unknown; authorization_response_iss_parameter_supported?: unknown }
+    | undefined;
+  const issuer = typeof metadata?.issuer === 'string' ? metadata.issuer : undefined;
+  if (answer.iss !== undefined && answer.iss !== issuer) {
+    throw new ContextError(
+      'AUTH_FAILED',
+      `server "${server}": the authorization answer's iss ${JSON.stringify(answer.iss)} is not the issuer of the authorization server the user was sent to (${JSON.stringify(issuer ?? 'unknown')})`,
+      { server, field: 'iss' },
+    );
+  }
+  if (answer.iss === undefined && metadata?.authorization_response_iss_parameter_supported === true) {
+    throw new ContextError(
+      'AUTH_FAILED',
+      `server "${server}": the authorization server sends iss with its answers (authorization_response_iss_parameter_supported), and this answer has none: pass the redirect's iss in the answer`,
+      { server, field: 'iss' },
+    );
   }
 }
 

@@ -31,6 +31,12 @@ export interface AuthorizationAnswer {
   readonly code: string;
   /** The `state` parameter, when the host has it: checked against the one sent. */
   readonly state?: string;
+  /**
+   * The `iss` parameter (RFC 9207), when the redirect carried one: it must be the authorization
+   * server's issuer, exactly. Pass it whenever it is there: an authorization server that says it
+   * sends one (`authorization_response_iss_parameter_supported`) is not believed without it.
+   */
+  readonly iss?: string;
 }
 
 /**
@@ -51,8 +57,9 @@ export interface OAuthAuthorizer {
   readonly tenant?: string;
   /**
    * Called when the user must authorize; `request.url` is a `URL` object. Return
-   * `{ code, state }` (or the code alone, as a string) if the host can obtain it now (a CLI
-   * waiting on its loopback redirect): `state`, when given, is checked against the one sent.
+   * `{ code, state, iss }` (or the code alone, as a string) if the host can obtain it now (a CLI
+   * waiting on its loopback redirect): `state`, when given, is checked against the one sent, and
+   * `iss` against the authorization server's issuer (RFC 9207).
    * Return undefined and the operation fails with AUTH_REQUIRED carrying the URL as a string
    * in its `value`, for the host to show; it then calls
    * `McpServerRegistry.completeAuthorization` when the code arrives. Anything else (no code,

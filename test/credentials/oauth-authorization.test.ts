@@ -337,3 +337,61 @@ describe('every URL OAuth fetches passes the endpoint policy', () => {
     expect(decoy.log.requests).toEqual([]);
   });
 });
+
+describe("the authorization answer's iss (RFC 9207, MCP 2026-07-28 SEP-2468)", () => {
+  /** The browser, as signIn, answering with the redirect's iss as well when it has one. */
+  async function signInWithIss(request: AuthorizationRequest) {
+    const response = await fetch(request.url, { redirect: 'manual', headers: { [testUserHeader]: 'ada' } });
+    const back = new URL(response.headers.get('location') ?? '');
+    const iss = back.searchParams.get('iss');
+    return {
+      code: back.searchParams.get('code') ?? '',
+      state: back.searchParams.get('state') ?? '',
+      ...(iss !== null && { iss }),
+    };
+  }
+
+  it("an iss that is the authorization server's issuer, as it said it would send: the code is redeemed", async () => {
+    const server = await setUp({ issParameter: 'advertised' });
+    const servers = registry(server.url, {
+      redirectUrl,
+      store: new MemoryOAuthStore(),
+      authorize: signInWithIss,
+    });
+
+    const read = await servers.readResource('notes', 'private://notes');
+
+    expect(read.contents[0]).toMatchObject({ text: 'notes of ada' });
+    expect(server.log.tokenRequests).toEqual([{ grantType: 'authorization_code', resource: server.url }]);
+  });
+
+  it('an iss that differs from the issuer (a trailing slash, not announced): AUTH_FAILED, the code never redeemed', async () => {
+    const server = await setUp({ issParameter: 'wrong' });
+    const servers = registry(server.url, {
+      redirectUrl,
+      store: new MemoryOAuthStore(),
+      authorize: signInWithIss,
+    });
+
+    const failure = await servers.readResource('notes', 'private://notes').catch((error: unknown) => error);
+
+    expect(failure).toMatchObject({ code: 'AUTH_FAILED', server: 'notes', field: 'iss' });
+    expect((failure as Error).message).toContain(`"${server.origin}/"`);
+    expect(server.log.tokenRequests).toEqual([]);
+  });
+
+  it('a server that says it sends iss and an answer without one: AUTH_FAILED naming it, the code never redeemed', async () => {
+    const server = await setUp({ issParameter: 'advertised-missing' });
+    const servers = registry(server.url, {
+      redirectUrl,
+      store: new MemoryOAuthStore(),
+      authorize: signInWithIss,
+    });
+
+    const failure = await servers.readResource('notes', 'private://notes').catch((error: unknown) => error);
+
+    expect(failure).toMatchObject({ code: 'AUTH_FAILED', field: 'iss' });
+    expect((failure as Error).message).toContain('authorization_response_iss_parameter_supported');
+    expect(server.log.tokenRequests).toEqual([]);
+  });
+});

@@ -79,8 +79,9 @@ async function startCallbackServer(): Promise<{
       return;
     }
     const state = url.searchParams.get('state');
+    const iss = url.searchParams.get('iss');
     response.writeHead(200, { 'content-type': 'text/plain' }).end('Authorized. You can close this window.\n');
-    settle({ code, ...(state !== null && { state }) });
+    settle({ code, ...(state !== null && { state }), ...(iss !== null && { iss }) });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const timer = setTimeout(() => fail(new Error('no answer from the browser within 5 minutes')), waitMs);
