@@ -94,7 +94,18 @@ async function main(): Promise<void> {
     const { tools } = await servers.listTools('server');
     const names = tools.map((tool) => tool.name);
     if (names.includes('add_numbers')) await servers.callTool('server', 'add_numbers', { a: 5, b: 3 });
-    for (const name of ['test_client_elicitation_defaults', 'test_reconnection', 'test-tool']) {
+    // The multi-round-trip tools (SEP-2322): each asks for input in-band first, answered by the
+    // elicitation handler above, and retried with the server's requestState echoed.
+    const named = [
+      'test_client_elicitation_defaults',
+      'test_reconnection',
+      'test-tool',
+      'test_mrtr_echo_state',
+      'test_mrtr_unrelated',
+      'test_mrtr_no_state',
+      'test_mrtr_no_result_type',
+    ];
+    for (const name of named) {
       if (names.includes(name)) await servers.callTool('server', name, {});
     }
     // A tool whose x-mcp-header annotations are valid, beside ones a client must refuse (SEP-2243).

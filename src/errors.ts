@@ -27,6 +27,7 @@ export type ContextErrorCode =
   | 'HTTP_ERROR'
   | 'RESOURCE_NOT_FOUND'
   | 'RESOURCE_ERROR_BODY'
+  | 'INPUT_REQUIRED'
   | 'READ_TIMEOUT'
   | 'REQUEST_TIMEOUT'
   | 'TURN_DEADLINE'

@@ -183,6 +183,8 @@ export type TraceStatus =
   | 'denied'
   | 'error'
   | 'timeout'
+  /** A 2026-07-28 server asked for input (`input_required`) the host did not give: its error says what. */
+  | 'input-required'
   | 'stale'
   | 'unsupported';
 

@@ -3,6 +3,7 @@ import { EventEmitter } from 'eventemitter3';
 import { z } from 'zod';
 import { cacheHintsOf } from '../mcp/cache-hints-of.js';
 import { raceAbort } from '../mcp/race-abort.js';
+import type { AnsweredRead } from '../mcp/read-answering-input.js';
 import { parseOptions } from '../options/parse-options.js';
 import type { CacheStatus } from '../types.js';
 import { measureContents } from './measure-contents.js';
@@ -156,6 +157,13 @@ interface Entry extends CachedContent {
   hit?: CacheRead;
   /** Evicted, deleted or replaced: no longer what a read of its key answers. */
   retired?: true;
+}
+
+/** What a read's result allows: fresh for how long, whose alone, whether it may be kept at all. */
+interface Freshness {
+  readonly freshForMs: number;
+  readonly private: boolean;
+  readonly storable: boolean;
 }
 
 interface Flight {
@@ -492,10 +500,18 @@ export class ContentCache extends EventEmitter<CacheEvents> {
    * What a result's hints make of it here (MCP 2026-07-28 caching): fresh for its own `ttlMs`
    * up to `maxTtlMs`, or the cache's `ttlMs` when it carries none; and whether it is private.
    */
-  #freshnessOf(result: ReadResourceResult): { freshForMs: number; private: boolean } {
+  #freshnessOf(result: ReadResourceResult): Freshness {
+    // MCP 2026-07-28 caching: "results of multi-round-trip retries are never cached". Such a
+    // read carries one user's answers: not stored, not the fleet's, not another user's.
+    if (((result as AnsweredRead<ReadResourceResult>).inputRounds ?? 0) > 0)
+      return { freshForMs: 0, private: true, storable: false };
     const hints = cacheHintsOf(result);
-    if (!hints) return { freshForMs: this.#options.ttlMs, private: false };
-    return { freshForMs: Math.min(hints.ttlMs, this.maxTtlMs), private: hints.cacheScope === 'private' };
+    if (!hints) return { freshForMs: this.#options.ttlMs, private: false, storable: true };
+    return {
+      freshForMs: Math.min(hints.ttlMs, this.maxTtlMs),
+      private: hints.cacheScope === 'private',
+      storable: true,
+    };
   }
 
   #startFlight(key: string, request: ReadRequest, read: () => Promise<ReadResourceResult>): Flight {
@@ -519,7 +535,8 @@ export class ContentCache extends EventEmitter<CacheEvents> {
       storable: true,
       promise: this.#readThroughFleet(request, readFromServer, () => flight.storable).then((outcome) => {
         const freshness = this.#freshnessOf(outcome.content.result);
-        if (flight.storable) this.#store(key, request, space, outcome.content, freshness);
+        if (flight.storable && freshness.storable)
+          this.#store(key, request, space, outcome.content, freshness);
         return { ...outcome, private: freshness.private };
       }),
     };
@@ -571,8 +588,8 @@ export class ContentCache extends EventEmitter<CacheEvents> {
 
   /** Whether a copy may be (or be served from) the fleet's at `now`: public, or unhinted, and fresh. */
   #shareable(content: CachedContent, now: number): boolean {
-    const { freshForMs, private: isPrivate } = this.#freshnessOf(content.result);
-    return !isPrivate && now - content.fetchedAt < freshForMs;
+    const { freshForMs, private: isPrivate, storable } = this.#freshnessOf(content.result);
+    return storable && !isPrivate && now - content.fetchedAt < freshForMs;
   }
 
   /**
@@ -585,7 +602,7 @@ export class ContentCache extends EventEmitter<CacheEvents> {
     request: ReadRequest,
     space: string,
     content: CachedContent,
-    freshness: { freshForMs: number; private: boolean },
+    freshness: Freshness,
   ): void {
     if (content.bytes + entryOverheadBytes > this.#options.maxBytes / entryShare) {
       this.#metrics.tooLargeToCache++;

@@ -232,7 +232,9 @@ function failedFetch(
       ? 'timeout'
       : failure.code === 'POLICY_DENIED'
         ? 'denied'
-        : 'error';
+        : failure.code === 'INPUT_REQUIRED'
+          ? 'input-required'
+          : 'error';
   return { kind: 'failed', status, error: failure, cache, durationMs };
 }
 

@@ -9,6 +9,7 @@ import { ListenSubscriptions } from './listen-subscriptions.js';
 import type { McpSession } from './mcp-session.js';
 import { onAbort } from './on-abort.js';
 import { raceAbort } from './race-abort.js';
+import { type InputAnswerer, readAnsweringInput } from './read-answering-input.js';
 import { requestSignal } from './request-signal.js';
 
 export interface ModernConnectInput {
@@ -20,6 +21,8 @@ export interface ModernConnectInput {
   readonly capabilities: Record<string, unknown>;
   /** Registers notification and request handlers before connecting (v2 method-name handlers). */
   readonly setup?: (client: ModernClient) => void;
+  /** Answers the elicitations a `resources/read` asks for in-band (`input_required`). */
+  readonly answerInput?: InputAnswerer;
   readonly timeoutMs: number;
   readonly signal?: AbortSignal;
 }
@@ -69,7 +72,7 @@ export async function connectModernSession(input: ModernConnectInput): Promise<M
     connecting = false;
     stopNoting?.();
   }
-  return new ModernSession(client, input.timeoutMs);
+  return new ModernSession(client, input.timeoutMs, input.answerInput);
 }
 
 /**
@@ -101,11 +104,16 @@ export class ModernSession implements McpSession {
   readonly #client: ModernClient;
   readonly #listens: ListenSubscriptions;
   readonly #tools = new ListedTools();
+  readonly #answerInput: InputAnswerer | undefined;
 
-  /** `ackTimeoutMs`: how long a `subscriptions/listen` waits for the server's acknowledgement. */
-  constructor(client: ModernClient, ackTimeoutMs?: number) {
+  /**
+   * `ackTimeoutMs`: how long a `subscriptions/listen` waits for the server's acknowledgement;
+   * `answerInput`: who answers the elicitations a read asks for (none: such a read fails).
+   */
+  constructor(client: ModernClient, ackTimeoutMs?: number, answerInput?: InputAnswerer) {
     this.#client = client;
     this.#listens = new ListenSubscriptions(client, ackTimeoutMs);
+    this.#answerInput = answerInput;
   }
 
   /** The revision this session speaks (`2026-07-28`). */
@@ -131,8 +139,16 @@ export class ModernSession implements McpSession {
     this.#client.onerror = handler;
   }
 
+  // Input a read asks for is answered here, not by the v2 client's own driver: a result that
+  // took rounds must never be cached (it says so in `inputRounds`), the rounds are bounded
+  // tighter, and what could not be answered becomes a typed INPUT_REQUIRED.
   readResource: McpSession['readResource'] = (params, options) =>
-    this.#send({ method: 'resources/read', params }, options);
+    readAnsweringInput(
+      (retry) => this.#send({ method: 'resources/read', params: retry }, options, true),
+      params as Record<string, unknown>,
+      this.#answerInput,
+      requestOptions(options).signal,
+    );
 
   listResources: McpSession['listResources'] = (params, options) =>
     this.#send({ method: 'resources/list', params }, options);
@@ -196,12 +212,18 @@ export class ModernSession implements McpSession {
     await this.#client.close();
   };
 
-  #send<T>(request: { method: string; params?: object | undefined }, options: unknown): Promise<T> {
+  /** `allowInputRequired`: an `input_required` answer is returned, not fulfilled by the SDK. */
+  #send<T>(
+    request: { method: string; params?: object | undefined },
+    options: unknown,
+    allowInputRequired = false,
+  ): Promise<T> {
     const message = {
       method: request.method,
       ...(request.params !== undefined && { params: request.params as Record<string, unknown> }),
     };
-    return translated(this.#client.request(message as never, requestOptions(options))) as Promise<T>;
+    const sendOptions = { ...requestOptions(options), ...(allowInputRequired && { allowInputRequired }) };
+    return translated(this.#client.request(message as never, sendOptions)) as Promise<T>;
   }
 }
 

@@ -3,7 +3,6 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   type ElicitRequest,
   ElicitRequestSchema,
-  type ElicitResult,
   PromptListChangedNotificationSchema,
   ResourceListChangedNotificationSchema,
   ResourceUpdatedNotificationSchema,
@@ -17,6 +16,7 @@ import { SecretRedactor } from '../credentials/secret-redactor.js';
 import { ContextError } from '../errors.js';
 import { inSpan, type Telemetry } from '../trace/telemetry.js';
 import { packageVersion } from '../version.js';
+import { answerElicitation, type ElicitationHandler } from './answer-elicitation.js';
 import { httpStatusOf, isStdioMessageOverflow } from './classify-transport-error.js';
 import { connectWithFallback, type ModernConnector, transportKindOf } from './connect-with-fallback.js';
 import { createEndpointFetch } from './create-endpoint-fetch.js';
@@ -84,24 +84,7 @@ export interface ConnectionOptions {
   readonly eraVerdicts?: EraVerdicts;
 }
 
-/** A server asks the user for input (MCP spec, client/elicitation), on behalf of a principal. */
-export interface ElicitationRequest {
-  readonly server: string;
-  readonly principal?: string;
-  /** The request as the server sent it (form mode): `message` and `requestedSchema`. */
-  readonly params: ElicitRequest['params'];
-  /** Aborted when the server cancels the request or its session ends: stop asking the user. */
-  readonly signal: AbortSignal;
-}
-
-/** The user's answer (the SDK's type): `{ action: 'accept', content }`, `{ action: 'decline' }` or `{ action: 'cancel' }`. */
-export type { ElicitResult };
-
-/**
- * Answers a server's elicitation. A rejection reaches the server as a JSON-RPC error; form
- * defaults fill what an accepted `content` leaves out (SEP-1034).
- */
-export type ElicitationHandler = (request: ElicitationRequest) => Promise<ElicitResult>;
+export type { ElicitationHandler, ElicitationRequest, ElicitResult } from './answer-elicitation.js';
 
 /** Failures that already say exactly what went wrong; not wrapped as CONNECT_FAILED. */
 const ownConnectFailures = new Set([
@@ -536,6 +519,9 @@ export class ServerConnection {
             clientInfo,
             capabilities: elicitation === undefined ? {} : { elicitation: { form: { applyDefaults: true } } },
             setup: (client) => this.#listenModern(client),
+            ...(elicitation !== undefined && {
+              answerInput: answerElicitation(elicitation, this.name, this.principal),
+            }),
             timeoutMs,
             signal: own.signal,
           });

@@ -15,6 +15,7 @@ export const statusTones: Readonly<Record<TraceStatus | ConnectionState, StatusT
   truncated: 'warn',
   stale: 'warn',
   'omitted-budget': 'warn',
+  'input-required': 'warn',
   connecting: 'warn',
   disconnected: 'warn',
   error: 'bad',

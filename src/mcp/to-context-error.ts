@@ -1,10 +1,16 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { ContextError, type ContextErrorCode } from '../errors.js';
 import { responseTooLargeCode } from './cap-response-body.js';
+import { type AskedInput, InputRequiredError, type InputRequiredReason } from './input-required-error.js';
 import { oneLine, summarizeFailure } from './summarize-failure.js';
 
 /** MCP spec (server/resources, "Error Handling"): resource not found is -32002. */
 const RESOURCE_NOT_FOUND = -32002;
+/**
+ * MCP 2026-07-28: a server that needs input the client's capabilities do not offer (an
+ * elicitation without a handler, sampling) answers -32021 with `data.requiredCapabilities`.
+ */
+const MISSING_CLIENT_CAPABILITY = -32021;
 
 export interface OperationContext {
   readonly server: string;
@@ -25,6 +31,10 @@ export function toContextError(error: unknown, context: OperationContext): Conte
   // An aborted request rejects with the signal's reason, or with the SDK's timeout code.
   if (context.signal?.aborted) {
     return new ContextError('ABORTED', `${where} was aborted`, { server: context.server }, error);
+  }
+  if (error instanceof InputRequiredError) return inputRequired(error, where, context.server);
+  if (error instanceof McpError && error.code === MISSING_CLIENT_CAPABILITY) {
+    return missingCapability(error, where, context.server);
   }
   if (error instanceof McpError) {
     const code = codeFor(error.code, context);
@@ -50,6 +60,50 @@ export function toContextError(error: unknown, context: OperationContext): Conte
 }
 
 // --- Internal helpers ---
+
+const unanswered: Readonly<Record<InputRequiredReason, string>> = {
+  'no-handler': 'no elicitation handler is registered (registry option elicitation)',
+  unsupported: 'only elicitations are answered',
+  'too-many': 'it asked for more than ten at once',
+  rounds: 'it was still asking after three rounds of answers',
+};
+
+/** INPUT_REQUIRED: what the server asked for (`value`, field `inputRequests`) and why it was not given. */
+function inputRequired(error: InputRequiredError, where: string, server: string): ContextError {
+  const asked = error.asked.map(describeAsked).join('; ') || 'nothing named (requestState only)';
+  return new ContextError(
+    'INPUT_REQUIRED',
+    `${where} needs input the host did not give: ${asked}; ${unanswered[error.reason]}`,
+    { server, field: 'inputRequests', value: error.asked },
+    error,
+  );
+}
+
+/** INPUT_REQUIRED for -32021: the capabilities it names (`value`, field `requiredCapabilities`). */
+function missingCapability(error: McpError, where: string, server: string): ContextError {
+  const required = (error.data as { requiredCapabilities?: unknown } | undefined)?.requiredCapabilities;
+  const names =
+    typeof required === 'object' && required !== null
+      ? Object.keys(required)
+          .slice(0, 5)
+          .map((name) => oneLine(name, 40))
+      : [];
+  const hint = names.includes('elicitation') ? ' (registry option elicitation)' : '';
+  return new ContextError(
+    'INPUT_REQUIRED',
+    `${where} needs input the host did not offer: it requires the client capabilities ${names.join(', ') || '(unnamed)'}${hint}; it said: ${oneLine(withoutRepeatedPrefix(error.message), 200)}`,
+    { server, field: 'requiredCapabilities', value: names, rpcCode: error.code, rpcData: error.data },
+    error,
+  );
+}
+
+function describeAsked(asked: AskedInput): string {
+  const message = asked.message === undefined ? '' : ` "${asked.message}"`;
+  const fields =
+    asked.fields === undefined || asked.fields.length === 0 ? '' : ` (fields: ${asked.fields.join(', ')})`;
+  const url = asked.url === undefined ? '' : ` at ${asked.url}`;
+  return `${asked.method}${message}${fields}${url}`;
+}
 
 /**
  * The SDK prefixes "MCP error <code>: " on both sides: a server that rethrows an McpError sends

@@ -46,6 +46,7 @@ const statuses: Partial<Record<ContextErrorCode, number>> = {
   INVALID_RESULT: 502,
   HTTP_ERROR: 502,
   RESOURCE_ERROR_BODY: 502,
+  INPUT_REQUIRED: 502,
   ENDPOINT_DENIED: 502,
   AUTH_REQUIRED: 502,
   AUTH_FAILED: 502,

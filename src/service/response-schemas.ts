@@ -85,6 +85,7 @@ const traceEntrySchema = named(
       'denied',
       'error',
       'timeout',
+      'input-required',
       'stale',
       'unsupported',
     ]),

@@ -46,7 +46,7 @@ export type AttachmentFate<Content extends ContentFacts = ContentFacts, Composab
     }
   | {
       readonly kind: 'failed';
-      readonly status: 'denied' | 'error' | 'timeout';
+      readonly status: 'denied' | 'error' | 'timeout' | 'input-required';
       readonly error: ContextError;
       readonly cache: CacheStatus;
       readonly durationMs: number;

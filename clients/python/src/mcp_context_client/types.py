@@ -24,6 +24,7 @@ TraceStatus = Literal[
     "denied",
     "error",
     "timeout",
+    "input-required",
     "stale",
     "unsupported",
 ]
