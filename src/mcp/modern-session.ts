@@ -5,11 +5,12 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { ContextError } from '../errors.js';
 import { createModernTransport, type ModernEndpoint } from './create-modern-transport.js';
 import { endChildProcess } from './end-child-process.js';
+import { askedInputOf, InputRequiredError } from './input-required-error.js';
 import { ListenSubscriptions } from './listen-subscriptions.js';
 import type { McpSession } from './mcp-session.js';
 import { onAbort } from './on-abort.js';
 import { raceAbort } from './race-abort.js';
-import { type InputAnswerer, readAnsweringInput } from './read-answering-input.js';
+import { type InputAnswerer, maxInputRounds, readAnsweringInput } from './read-answering-input.js';
 import { requestSignal } from './request-signal.js';
 
 export interface ModernConnectInput {
@@ -37,6 +38,8 @@ export async function connectModernSession(input: ModernConnectInput): Promise<M
   const client = new Client(input.clientInfo, {
     capabilities: input.capabilities,
     versionNegotiation: { mode: { pin: input.protocolVersion } },
+    // The bound of our own read loop, for the tools and prompts the SDK's driver answers.
+    inputRequired: { maxRounds: maxInputRounds },
   });
   input.setup?.(client);
   const { signal } = input;
@@ -286,6 +289,21 @@ function toV1Error(error: unknown): unknown {
   if (typeof code === 'number')
     return withCause(new McpError(code, withoutPrefix(error.message), data), error);
   if (typeof code !== 'string') return error;
+  // A tool or prompt whose server was still asking when the SDK's driver gave up.
+  if (code === 'INPUT_REQUIRED_ROUNDS_EXCEEDED') {
+    const { rounds, lastResult } = (data ?? {}) as {
+      rounds?: unknown;
+      lastResult?: { inputRequests?: unknown };
+    };
+    return withCause(
+      new InputRequiredError(
+        askedInputOf(lastResult?.inputRequests),
+        'rounds',
+        typeof rounds === 'number' ? rounds : maxInputRounds,
+      ),
+      error,
+    );
+  }
   const status = (data as { status?: unknown } | undefined)?.status;
   if (typeof status === 'number') return withCause(new StreamableHTTPError(status, error.message), error);
   const rpcCode = sdkErrorCodes[code];

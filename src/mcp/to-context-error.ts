@@ -1,7 +1,7 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { ContextError, type ContextErrorCode } from '../errors.js';
 import { responseTooLargeCode } from './cap-response-body.js';
-import { type AskedInput, InputRequiredError, type InputRequiredReason } from './input-required-error.js';
+import { type AskedInput, InputRequiredError } from './input-required-error.js';
 import { oneLine, summarizeFailure } from './summarize-failure.js';
 
 /** MCP spec (server/resources, "Error Handling"): resource not found is -32002. */
@@ -61,19 +61,25 @@ export function toContextError(error: unknown, context: OperationContext): Conte
 
 // --- Internal helpers ---
 
-const unanswered: Readonly<Record<InputRequiredReason, string>> = {
-  'no-handler': 'no elicitation handler is registered (registry option elicitation)',
-  unsupported: 'only elicitations are answered',
-  'too-many': 'it asked for more than ten at once',
-  rounds: 'it was still asking after three rounds of answers',
-};
-
+/** Why the input was not given, as the end of INPUT_REQUIRED's message. */
+function whyUnanswered(error: InputRequiredError): string {
+  switch (error.reason) {
+    case 'no-handler':
+      return 'no elicitation handler is registered (registry option elicitation)';
+    case 'unsupported':
+      return 'only elicitations are answered';
+    case 'too-many':
+      return 'it asked for more than ten at once';
+    case 'rounds':
+      return `it was still asking after ${error.rounds} rounds of answers`;
+  }
+}
 /** INPUT_REQUIRED: what the server asked for (`value`, field `inputRequests`) and why it was not given. */
 function inputRequired(error: InputRequiredError, where: string, server: string): ContextError {
   const asked = error.asked.map(describeAsked).join('; ') || 'nothing named (requestState only)';
   return new ContextError(
     'INPUT_REQUIRED',
-    `${where} needs input the host did not give: ${asked}; ${unanswered[error.reason]}`,
+    `${where} needs input the host did not give: ${asked}; ${whyUnanswered(error)}`,
     { server, field: 'inputRequests', value: error.asked },
     error,
   );

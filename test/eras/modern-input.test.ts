@@ -140,10 +140,36 @@ describe('a 2026-07-28 read that asks for input', () => {
     const { entry } = await turn();
 
     expect(entry).toMatchObject({ status: 'input-required' });
-    expect(entry?.error?.message).toContain('still asking after three rounds');
+    expect(entry?.error?.message).toContain('still asking after 3 rounds of answers');
     expect(answers).toBe(3);
     expect(reads()).toHaveLength(4);
     expect(reads()[1]?.params).toMatchObject({ inputResponses: { confirm: { action: 'decline' } } });
+  });
+
+  it('a tool that keeps asking: the SDK’s driver stops at the same three rounds, and the failure is INPUT_REQUIRED, not a closed session', async () => {
+    let answers = 0;
+    const server = await startModernServer({
+      eras: 'modern-only',
+      resources: [{ ...log, asks: 'forever' }],
+    });
+    onTestFinished(() => server.close());
+    const servers = new McpServerRegistry({
+      reconnect: false,
+      mcpServers: { audit: { type: 'http', url: server.url } },
+      elicitation: async () => {
+        answers++;
+        return { action: 'decline' };
+      },
+    });
+    onTestFinished(() => servers.close());
+
+    const failure = await servers.callTool('audit', 'ask-audit').catch((error: unknown) => error);
+
+    expect(failure).toMatchObject({ code: 'INPUT_REQUIRED', server: 'audit', field: 'inputRequests' });
+    expect((failure as Error).message).toContain(
+      'elicitation/create "Confirm reading the audit log" (fields: confirm, reason); it was still asking after 3 rounds of answers',
+    );
+    expect(answers).toBe(3);
   });
 
   it('sampling, which the library never offers: -32021 from an SDK server, and named in-band; the handler is not asked', async () => {
