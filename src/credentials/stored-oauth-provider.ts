@@ -5,6 +5,7 @@ import type {
   OAuthClientMetadata,
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { checkMetadataIssuer } from './check-metadata-issuer.js';
 import type { OAuthAuthorizer, OAuthSubject } from './oauth-authorizer.js';
 
 export interface StoredOAuthProviderOptions {
@@ -127,7 +128,9 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     await this.#options.authorizer.store.delete(this.#options.subject, kinds);
   }
 
+  /** Kept only when its metadata names the issuer it was fetched for (the SDK does not check). */
   async saveDiscoveryState(state: OAuthDiscoveryState): Promise<void> {
+    checkMetadataIssuer(state, this.#options.subject.server);
     await this.#set('discovery', state);
   }
 

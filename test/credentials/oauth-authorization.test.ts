@@ -380,6 +380,27 @@ describe("the authorization answer's iss (RFC 9207, MCP 2026-07-28 SEP-2468)", (
     expect(server.log.tokenRequests).toEqual([]);
   });
 
+  it('authorization-server metadata naming another issuer is not used: AUTH_FAILED, no registration, no authorization, no token request', async () => {
+    const server = await setUp({ metadataIssuer: 'https://attacker.example.com' });
+    let asked = 0;
+    const servers = registry(server.url, {
+      redirectUrl,
+      store: new MemoryOAuthStore(),
+      authorize: async (request) => {
+        asked++;
+        return signInWithIss(request);
+      },
+    });
+
+    const failure = await servers.readResource('notes', 'private://notes').catch((error: unknown) => error);
+
+    expect(failure).toMatchObject({ code: 'AUTH_FAILED', server: 'notes', field: 'issuer' });
+    expect((failure as Error).message).toContain('"https://attacker.example.com"');
+    expect(asked).toBe(0);
+    expect(server.log.registrations).toBe(0);
+    expect(server.log.tokenRequests).toEqual([]);
+  });
+
   it('a server that says it sends iss and an answer without one: AUTH_FAILED naming it, the code never redeemed', async () => {
     const server = await setUp({ issParameter: 'advertised-missing' });
     const servers = registry(server.url, {

@@ -1,0 +1,33 @@
+import type { OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
+import { ContextError } from '../errors.js';
+
+/**
+ * RFC 8414 §3.3 (MCP 2026-07-28, SEP-2468): authorization-server metadata whose `issuer` is not
+ * the issuer its well-known URL was built from MUST NOT be used; a server that serves another
+ * server's metadata would otherwise get the user's authorization and the token request. Compared
+ * as URLs (scheme, host, port, path): the SDK names a bare origin with a trailing slash where a
+ * server's metadata names it without. A metadata document without an issuer is not one
+ * (`issuer` is required) and is refused too. AUTH_FAILED, field `issuer`.
+ */
+export function checkMetadataIssuer(state: OAuthDiscoveryState, server: string): void {
+  const metadata = state.authorizationServerMetadata as { issuer?: unknown } | undefined;
+  if (metadata === undefined) return;
+  const expected = state.authorizationServerUrl;
+  const issuer = metadata.issuer;
+  if (typeof issuer === 'string' && sameUrl(issuer, expected)) return;
+  throw new ContextError(
+    'AUTH_FAILED',
+    `server "${server}": the authorization server ${JSON.stringify(expected)} sent metadata whose issuer is ${JSON.stringify(typeof issuer === 'string' ? issuer.slice(0, 200) : null)}: it is not used (RFC 8414 §3.3)`,
+    { server, field: 'issuer' },
+  );
+}
+
+// --- Internal helpers ---
+
+function sameUrl(a: string, b: string): boolean {
+  try {
+    return new URL(a).href === new URL(b).href;
+  } catch {
+    return false;
+  }
+}
