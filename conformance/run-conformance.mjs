@@ -26,10 +26,6 @@ const knownFailures = new Map([
     'sep-2322-client-request-state',
     'its five checks pass (requestState echoed, none invented, a fresh id, no leak to another call), but test_mrtr_no_result_type answers with no resultType, which the SDK v2 client refuses on 2026-07-28 (INVALID_RESULT) where the suite expects it taken as complete',
   ],
-  [
-    'auth/authorization-server-migration',
-    'a client registered with one authorization server is not registered anew when the resource names another (SEP-2352)',
-  ],
 ]);
 
 const listed = conformance('list', '--client');

@@ -43,10 +43,12 @@ export function createOAuthFetch(options: OAuthFetchOptions): FetchLike & {
     return options.fetch(input, { ...init, headers });
   };
   const fetchWithOAuth = async (input: string | URL, init?: RequestInit): Promise<Response> => {
+    const sentToken = (await provider.tokens()) !== undefined;
     let response = await send(input, init);
     if (response.status === 401) {
       await response.body?.cancel();
-      await authorizeOnce(challengeOf(response, false));
+      // A token the server refused: the resource may name another authorization server now.
+      await authorizeOnce({ ...challengeOf(response, false), rejectedToken: sentToken });
       response = await send(input, init);
     }
     const seen = new Set<string>();
@@ -76,6 +78,8 @@ interface Challenge {
   readonly scope?: string;
   readonly error?: string;
   readonly stepUp: boolean;
+  /** The 401 answered a request that carried a token. */
+  readonly rejectedToken?: boolean;
 }
 
 /**
@@ -151,6 +155,8 @@ async function authorize(options: OAuthFetchOptions, challenge: Challenge): Prom
         throw denied ?? resourceMismatchOf(error, subject.server) ?? error;
       },
     );
+  // Discovery afresh (SEP-2352): a cached one would send us back to the old authorization server.
+  if (challenge.rejectedToken) await provider.rediscover();
   const result = challenge.stepUp ? await provider.withoutRefresh(run) : await run();
   if (result === 'AUTHORIZED') return;
   const url = provider.takeAuthorizationUrl();

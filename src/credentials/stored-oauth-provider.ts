@@ -31,6 +31,8 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   #state: string | undefined;
   /** Set during a scope step-up: a refresh would only bring back the scope that fell short. */
   #withholdRefreshToken = false;
+  /** The authorization server discovery named before `rediscover` forgot it. */
+  #previousAuthorizationServer: string | undefined;
 
   constructor(options: StoredOAuthProviderOptions) {
     this.#options = options;
@@ -128,10 +130,29 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     await this.#options.authorizer.store.delete(this.#options.subject, kinds);
   }
 
-  /** Kept only when its metadata names the issuer it was fetched for (the SDK does not check). */
+  /**
+   * Kept only when its metadata names the issuer it was fetched for (the SDK does not check).
+   * When it names another authorization server than before, the tokens go: they were issued by
+   * the old one and are never sent to the new one (a refresh token among them). The client's
+   * registration the SDK itself discards, bound as it is to the server it registered with.
+   */
   async saveDiscoveryState(state: OAuthDiscoveryState): Promise<void> {
     checkMetadataIssuer(state, this.#options.subject.server);
+    const before = this.#previousAuthorizationServer ?? (await this.discoveryState())?.authorizationServerUrl;
+    this.#previousAuthorizationServer = undefined;
+    if (before !== undefined && before !== state.authorizationServerUrl)
+      await this.invalidateCredentials('tokens');
     await this.#set('discovery', state);
+  }
+
+  /**
+   * Forgets discovery, so that the next authorization reads the resource's metadata again
+   * (SEP-2352: its `authorization_servers` may have changed), remembering which authorization
+   * server it named for saveDiscoveryState to compare.
+   */
+  async rediscover(): Promise<void> {
+    this.#previousAuthorizationServer = (await this.discoveryState())?.authorizationServerUrl;
+    await this.invalidateCredentials('discovery');
   }
 
   async discoveryState(): Promise<OAuthDiscoveryState | undefined> {
