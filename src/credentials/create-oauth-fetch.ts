@@ -43,12 +43,13 @@ export function createOAuthFetch(options: OAuthFetchOptions): FetchLike & {
     return options.fetch(input, { ...init, headers });
   };
   const fetchWithOAuth = async (input: string | URL, init?: RequestInit): Promise<Response> => {
-    const sentToken = (await provider.tokens()) !== undefined;
     let response = await send(input, init);
     if (response.status === 401) {
       await response.body?.cancel();
-      // A token the server refused: the resource may name another authorization server now.
-      await authorizeOnce({ ...challengeOf(response, false), rejectedToken: sentToken });
+      // A token the server refused (one is held: it went with the request): the resource may
+      // name another authorization server now. Asked only here, off the path of every request.
+      const rejectedToken = (await provider.tokens()) !== undefined;
+      await authorizeOnce({ ...challengeOf(response, false), rejectedToken });
       response = await send(input, init);
     }
     const seen = new Set<string>();
