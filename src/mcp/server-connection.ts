@@ -623,9 +623,10 @@ export class ServerConnection {
 
   /**
    * The same handlers on a v2 client (registered by method name). On 2026-07-28 notifications
-   * come only on a `subscriptions/listen` stream, which is not opened yet (pins refresh by TTL);
-   * they are registered so that one opened later reaches them. The server asks for input
-   * in-band there (`input_required`): the v2 client answers through the same elicitation handler.
+   * come only on the session's `subscriptions/listen` stream (ListenSubscriptions). The server
+   * asks for input in-band there (`input_required`): for tools and prompts the v2 client answers
+   * through this elicitation handler; a read's input is answered by ModernSession's own loop
+   * (readAnsweringInput), which the connector hands the same handler.
    */
   #listenModern(client: ModernClient): void {
     const on = this.#notificationHandlers();
