@@ -41,6 +41,8 @@ export interface FrameCost {
   readonly fullTokens: number;
   readonly truncatedOverheadTokens: number;
   readonly markerTokens: number;
+  /** Each further gap of a cut with several (`relevant`): its longest brief marker. */
+  readonly briefMarkerTokens: number;
 }
 
 /**

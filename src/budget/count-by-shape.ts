@@ -2,7 +2,7 @@ import { isSafeBoundary } from './find-safe-boundary.js';
 import { bitsOf, codePointAt, codePointBefore, numberBit, spaceBit } from './piece-classes.js';
 import type { Tokenizer } from './tokenizer.js';
 
-// Shapes and numbers kept per tokenizer, each map emptied when it reaches this many entries or
+// Shapes kept per tokenizer, the map emptied when it reaches this many entries or
 // its keys this many characters (about 2 MB at most together).
 const maxEntries = 4096;
 const maxKeyChars = 512 * 1024;
@@ -45,7 +45,8 @@ export function countByShape(text: string, tokenizer: Tokenizer): number | undef
 
 interface ShapeMemo {
   readonly shapes: BoundedMap;
-  readonly numbers: BoundedMap;
+  /** Tokens of each run of one to three ASCII digits, by its digits; -1 until counted. */
+  readonly digitGroups: Int8Array;
 }
 
 const memos = new WeakMap<Tokenizer, ShapeMemo>();
@@ -53,7 +54,7 @@ const memos = new WeakMap<Tokenizer, ShapeMemo>();
 function memoOf(tokenizer: Tokenizer): ShapeMemo {
   let memo = memos.get(tokenizer);
   if (!memo) {
-    memo = { shapes: new BoundedMap(), numbers: new BoundedMap() };
+    memo = { shapes: new BoundedMap(), digitGroups: new Int8Array(digitGroupSlots).fill(-1) };
     memos.set(tokenizer, memo);
   }
   return memo;
@@ -76,12 +77,8 @@ function countSegment(segment: string, tokenizer: Tokenizer, memo: ShapeMemo): n
     // A run of ASCII digits within a longer run of numbers (`٣12`) is no piece boundary.
     if (isNumberAround(segment, start, start + run.length)) continue;
     if (start > 0 && !cutsBeforeNumber(segment, start)) continue;
-    let count = memo.numbers.get(run);
-    if (count === undefined) {
-      count = short.call(tokenizer, run);
-      if (count === undefined) return undefined;
-      memo.numbers.set(run, count);
-    }
+    const count = countDigits(run, tokenizer, memo);
+    if (count === undefined) return undefined;
     numbers += count;
     shape += `${segment.slice(from, start)}\u0000`;
     from = start + run.length;
@@ -101,6 +98,33 @@ function countSegment(segment: string, tokenizer: Tokenizer, memo: ShapeMemo): n
     memo.shapes.set(shape, words);
   }
   return words + numbers;
+}
+
+// Slots for every run of one to three digits: 10 + 100 + 1000 ("7", "07" and "007" apart).
+const digitGroupSlots = 1110;
+
+/**
+ * Tokens of a run of ASCII digits standing alone: the pre-tokenizer cuts it into pieces of three
+ * digits from its start (`\p{N}{1,3}`), so it counts as those pieces do, each counted once per
+ * tokenizer and kept in a table of 1,110 slots. Markers' offsets are new numbers every turn: kept
+ * whole, they were counted afresh each time.
+ */
+function countDigits(run: string, tokenizer: Tokenizer, memo: ShapeMemo): number | undefined {
+  let total = 0;
+  for (let from = 0; from < run.length; from += 3) {
+    const group = run.length - from >= 3 ? run.slice(from, from + 3) : run.slice(from);
+    // "7" → 0, "07" → 10 + 7, "007" → 110 + 7.
+    const slot = (group.length === 1 ? 0 : group.length === 2 ? 10 : 110) + Number(group);
+    let count = memo.digitGroups[slot] as number;
+    if (count < 0) {
+      const counted = tokenizer.countShort?.(group);
+      if (counted === undefined) return undefined;
+      count = counted;
+      memo.digitGroups[slot] = count;
+    }
+    total += count;
+  }
+  return total;
 }
 
 /** Whether a number other than an ASCII digit stands just before `start` or at `end`. */

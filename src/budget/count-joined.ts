@@ -1,5 +1,5 @@
 import { countByShape } from './count-by-shape.js';
-import { isSafeBoundary } from './find-safe-boundary.js';
+import { isSafeBoundary, isSafeJoin } from './find-safe-boundary.js';
 import type { Tokenizer } from './tokenizer.js';
 
 /** One part of a text to count: its text, and its exact count when already known. */
@@ -76,15 +76,22 @@ export async function countJoined(parts: readonly JoinedPart[], tokenizer: Token
 
 /**
  * Whether the join before `present[index]` is a safe boundary of the whole: isSafeBoundary reads
- * the character before it and the two after, which may lie in the parts beyond. The whole's start
- * and end are boundaries.
+ * up to two code points before it (three UTF-16 units, so a pair is read whole) and two
+ * characters after, which may lie in the parts beyond. The whole's start and end are boundaries.
  */
 function safeJoinAt(present: readonly JoinedPart[], index: number): boolean {
   if (index <= 0 || index >= present.length) return true;
+  const previous = (present[index - 1] as JoinedPart).text;
+  const next = (present[index] as JoinedPart).text;
+  // Parts long enough to hold what it reads, the usual case: read in place, nothing joined.
+  if (previous.length >= 3 && next.length >= 2) return isSafeJoin(previous, next);
   let after = '';
   for (let next = index; next < present.length && after.length < 2; next++)
     after += (present[next] as JoinedPart).text.slice(0, 2 - after.length);
-  return isSafeBoundary(`${(present[index - 1] as JoinedPart).text.slice(-1)}${after}`, 1);
+  let before = '';
+  for (let previous = index - 1; previous >= 0 && before.length < 3; previous--)
+    before = (present[previous] as JoinedPart).text.slice(-(3 - before.length)) + before;
+  return isSafeBoundary(`${before}${after}`, before.length);
 }
 
 /**

@@ -15,22 +15,28 @@ import {
  *
  * tiktoken's pre-tokenizer (o200k_base and cl100k_base) splits text into pieces by a regex and
  * BPE-merges only inside a piece, so counting piece by piece is exact when every cut falls on a
- * piece boundary. Two kinds of position are boundaries whatever surrounds them:
+ * piece boundary. Three kinds of position are boundaries whatever surrounds them:
  * - after a newline followed by a character that is neither whitespace nor `/` (a newline run
  *   `\s*[\r\n]+` ends there, and punctuation pieces absorb trailing `[\r\n/]*`, so `"\n/"` can
  *   merge and is not safe);
+ * - after a newline that follows punctuation (not a mark) and precedes whitespace other than a
+ *   newline: the punctuation's piece took the newline (`[^\s\p{L}\p{N}]+[\r\n/]*`, no letter
+ *   piece ends in a newline) and can take nothing more, so what follows starts afresh (`"{\n  x"`,
+ *   `"]\n  x"`: a line of code after a brace, a truncation marker before indented text);
  * - before a space that follows a letter or digit and precedes a letter (`" word"` is one piece
  *   that starts at the space).
  */
 export function isSafeBoundary(text: string, index: number): boolean {
   if (index <= 0 || index >= text.length) return true;
-  const before = text.charCodeAt(index - 1);
-  if (before === newline) {
-    const after = text[index] ?? '';
-    return after !== '/' && !whitespace.test(after);
-  }
-  if (text.charCodeAt(index) !== space) return false;
-  return letterOrDigit.test(text[index - 1] ?? '') && letter.test(text[index + 1] ?? '');
+  return isSafeBetween(text, index, text, index);
+}
+
+/**
+ * isSafeBoundary(left + right, left.length), without joining them: for a join between two parts
+ * of a text, `left` of three UTF-16 units or more and `right` of two or more (what it reads).
+ */
+export function isSafeJoin(left: string, right: string): boolean {
+  return isSafeBetween(left, left.length, right, 0);
 }
 
 /**
@@ -96,6 +102,29 @@ export function firstHardBoundary(text: string, from: number, to: number): numbe
 }
 
 // --- Internal helpers ---
+
+/**
+ * Whether the position between `left` up to `leftEnd` and `right` from `rightStart` is a safe
+ * boundary (isSafeBoundary's rules): it reads up to two code points before and two characters after.
+ */
+function isSafeBetween(left: string, leftEnd: number, right: string, rightStart: number): boolean {
+  const before = left.charCodeAt(leftEnd - 1);
+  if (before === newline) {
+    const after = right[rightStart] ?? '';
+    if (after === '/') return false;
+    if (!whitespace.test(after)) return true;
+    return after !== '\n' && after !== '\r' && endsPunctuation(left, leftEnd - 1);
+  }
+  if (right.charCodeAt(rightStart) !== space) return false;
+  return letterOrDigit.test(left[leftEnd - 1] ?? '') && letter.test(right[rightStart + 1] ?? '');
+}
+
+/** Whether the code point before `index` is punctuation that no letter piece takes (not a mark). */
+function endsPunctuation(text: string, index: number): boolean {
+  if (index <= 0) return false;
+  const bits = bitsOf(codePointBefore(text, index));
+  return (bits & punctBit) !== 0 && (bits & letterish) === 0;
+}
 
 function isHardBoundary(text: string, index: number): boolean {
   const unit = text.charCodeAt(index);

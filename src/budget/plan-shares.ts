@@ -182,7 +182,7 @@ const uncounted: BodyMeasure = {
   estimated: false,
   head: { tokens: new Uint32Array(0), start: 0, end: 0, complete: true },
 };
-const noCost: Cost = { fullTokens: 0, truncatedOverheadTokens: 0, markerTokens: 0 };
+const noCost: Cost = { fullTokens: 0, truncatedOverheadTokens: 0, markerTokens: 0, briefMarkerTokens: 0 };
 
 /** A cut of what was counted of a body, or its omission when that is less than a useful cut. */
 function cutAtCounted(
@@ -228,6 +228,7 @@ async function measureFrame(
     fullTokens: (wholeTokens ?? cut.frameTokens) + measure.originalTokens,
     truncatedOverheadTokens: cut.frameTokens + cut.markerTokens,
     markerTokens: cut.markerTokens,
+    briefMarkerTokens: cut.briefMarkerTokens,
   };
 }
 

@@ -127,6 +127,7 @@ async function renderAttachment(
     pinnedChars: assembled.pinnedChars,
     contentTokens,
     markerTokens: cost.markerTokens,
+    briefMarkerTokens: cost.briefMarkerTokens,
     originalTokens: measure.originalTokens,
     estimated: measure.estimated,
     headEncoding: head,
@@ -146,13 +147,14 @@ async function renderAttachment(
           probation: item.provenance.scope === 'message',
         },
       }),
-    marker: (range, estimated) =>
+    marker: (range, estimated, brief) =>
       truncationMarker({
         server: item.provenance.server,
         uri: item.provenance.uri,
         originalTokens: measure.originalTokens,
         estimated: estimated || measure.estimated,
         range,
+        brief,
       }),
   });
   const provenance = { ...base, truncated: true };

@@ -8,6 +8,8 @@ import { longestTruncationMarker } from './truncation-marker.js';
 export interface CutOverhead {
   readonly frameTokens: number;
   readonly markerTokens: number;
+  /** The longest brief marker: what each further gap of a `relevant` cut costs. */
+  readonly briefMarkerTokens: number;
 }
 
 /** The provenance a frame shows; the original count as the frame and the marker print it. */
@@ -18,21 +20,35 @@ export type CutFacts = Omit<BlockProvenance, 'truncated'> & { readonly originalT
  * its facts can produce. The planner's cost of a cut and the pin-time floor both come from here.
  */
 export async function measureCutOverhead(facts: CutFacts, tokenizer: Tokenizer): Promise<CutOverhead> {
-  const { frame, marker } = cutOverheadTexts(facts);
-  const [frameTokens, markerTokens] = await Promise.all([tokenizer.count(frame), tokenizer.count(marker)]);
-  return { frameTokens, markerTokens };
+  const { frame, marker, briefMarker } = cutOverheadTexts(facts);
+  const [frameTokens, markerTokens, briefMarkerTokens] = await Promise.all([
+    tokenizer.count(frame),
+    tokenizer.count(marker),
+    tokenizer.count(briefMarker),
+  ]);
+  return { frameTokens, markerTokens, briefMarkerTokens };
 }
 
-/** What a cut adds before any content: its frame (marked truncated, no body) and its longest marker. */
-export function cutOverheadTexts(facts: CutFacts): { readonly frame: string; readonly marker: string } {
+/**
+ * What a cut adds before any content: its frame (marked truncated, no body) and its longest
+ * marker, and the longest brief marker each further gap adds.
+ */
+export function cutOverheadTexts(facts: CutFacts): {
+  readonly frame: string;
+  readonly marker: string;
+  readonly briefMarker: string;
+} {
+  const markerFacts = {
+    server: facts.server,
+    uri: facts.uri,
+    originalTokens: facts.originalTokens,
+    estimated: facts.originalTokensEstimated === true,
+  };
   return {
     frame: frameResource({ ...facts, truncated: true }, ''),
-    marker: longestTruncationMarker({
-      server: facts.server,
-      uri: facts.uri,
-      originalTokens: facts.originalTokens,
-      estimated: facts.originalTokensEstimated === true,
-    }),
+    marker: longestTruncationMarker(markerFacts),
+    // A `relevant` cut's markers are estimates (`~`) whatever the count.
+    briefMarker: longestTruncationMarker({ ...markerFacts, estimated: true, brief: true }),
   };
 }
 

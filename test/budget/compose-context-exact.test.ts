@@ -284,17 +284,19 @@ describe('composeContext, exactly (one token per character)', () => {
       truncation: 'relevant',
       query: 'beta 7 cart',
     });
-    expect(composed.usedTokens).toBe(1937);
+    // Two chunks (lines 1–17, 18–20): "beta" and "cart" are in both, the shorter scores higher;
+    // the longer (671 tokens here, one per character) does not fit the share of 539, so the cut
+    // shows lines 18–20 and leaves the rest of its share unused (chunks of ~640 characters).
+    expect(composed.usedTokens).toBe(1582);
     expect(settled(composed)).toEqual([
       { decision: { fate: 'whole', tokens: 969 }, tokens: 969 },
-      { decision: { fate: 'truncated', tokens: 839, contentTokens: 539 }, tokens: 776 },
+      { decision: { fate: 'truncated', tokens: 839, contentTokens: 539 }, tokens: 421 },
     ]);
     expect(composed.attachments[1]?.originalTokensEstimated).toBe(false);
     expect(composed.blocks[2]?.text).toBe(
       '<mcp-resource server="docs" uri="docs://page/1" mime="text/plain" scope="pipeline" sha256="1111111111111111" tokens="790" truncated="true">\n' +
-        `${shown.slice(0, 9).join('\n')}\n` +
-        '\n[truncated: ~320 of ~790 tokens omitted (tokens ~351–~671); read more with read_mcp_resource {"server":"docs","uri":"docs://page/1","offset":351}]\n' +
-        shown.slice(17).join('\n') +
+        '\n[truncated: ~671 of ~790 tokens omitted (tokens ~0-~671); read more with read_mcp_resource {"server":"docs","uri":"docs://page/1","offset":0}]\n' +
+        `${shown.slice(17).join('\n')}` +
         '\n</mcp-resource>\n\n',
     );
   });
@@ -308,7 +310,7 @@ describe('composeContext, exactly (one token per character)', () => {
     ]);
     // The preamble; both measured whole (each within its cut share: an equal 1,000 less a guess
     // at its frame and marker, 76 or 75 by its length, plus 16); each frame whole and cut, each
-    // longest marker; then
+    // longest marker and longest brief marker; then
     // each block: the body's known count reused, only its end and the frame around counted (the
     // open tag ends in a newline before a letter: a safe join, so the body's start is not counted again).
     expect(composed.calls).toEqual([
@@ -318,9 +320,11 @@ describe('composeContext, exactly (one token per character)', () => {
       'count 159',
       'count 158',
       'count 142',
+      'count 51',
       'count 158',
       'count 157',
       'count 138',
+      'count 49',
       'count 5',
       'count 141',
       'count 23',
@@ -369,6 +373,7 @@ describe('composeContext, exactly (one token per character)', () => {
       'count 160',
       'count 159',
       'count 146',
+      'count 53',
       'count 6',
       'count 142',
       'count 24',

@@ -275,7 +275,7 @@ describe('composeContext', () => {
     expect(text).not.toContain('line 0: the');
     expect(text.indexOf('[truncated: ')).toBeLessThan(text.indexOf('line 399'));
     expect(text).toMatch(
-      /\[truncated: \d+ of \d+ tokens omitted \(tokens 0–\d+\); read more with read_mcp_resource \{"server":"gitnexus","uri":"gitnexus:\/\/repo\/acme\/cluster\/0","offset":0\}\]\n/,
+      /\[truncated: \d+ of \d+ tokens omitted \(tokens 0-\d+\); read more with read_mcp_resource \{"server":"gitnexus","uri":"gitnexus:\/\/repo\/acme\/cluster\/0","offset":0\}\]\n/,
     );
     expect(composed.usedTokens).toBeGreaterThan(285);
   });

@@ -155,7 +155,12 @@ describe('composing a lazily escaped body', () => {
         item,
         body,
         measure,
-        cost: { fullTokens: measure.originalTokens + 60, truncatedOverheadTokens: 120, markerTokens: 60 },
+        cost: {
+          fullTokens: measure.originalTokens + 60,
+          truncatedOverheadTokens: 120,
+          markerTokens: 60,
+          briefMarkerTokens: 25,
+        },
         decision: { fate: 'truncated', tokens: 5120, contentTokens: 5000 },
       },
       { fate: 'truncated', tokens: 5120, contentTokens: 5000 },

@@ -4,6 +4,7 @@ import {
   firstHardBoundary,
   firstSafeBoundary,
   isSafeBoundary,
+  isSafeJoin,
   lastHardBoundary,
   lastSafeBoundary,
 } from '../../src/budget/find-safe-boundary.js';
@@ -27,6 +28,104 @@ describe('isSafeBoundary', () => {
     expect(isSafeBoundary('\n\ta', 1)).toBe(false);
     expect(isSafeBoundary('\n/a', 1)).toBe(false);
     expect(isSafeBoundary('\n.a', 1)).toBe(true);
+  });
+});
+
+describe('isSafeBoundary against tiktoken', () => {
+  it('a newline after punctuation is one before indentation (a brace, a marker), not after a letter or a mark', () => {
+    expect(isSafeBoundary('{\n  x', 2)).toBe(true);
+    expect(isSafeBoundary(')]\n\tx', 3)).toBe(true);
+    expect(isSafeBoundary('😀\n x', 3)).toBe(true);
+    // A letter piece ends before the newline, whose run may take the spaces and a newline after.
+    expect(isSafeBoundary('a\n  x', 2)).toBe(false);
+    // A mark may end a letter piece (`.\u0301` is one): the same.
+    expect(isSafeBoundary('.\u0301\n  x', 3)).toBe(false);
+    // A letter outside the BMP is read whole, not as a lone surrogate (punctuation).
+    expect(isSafeBoundary('𝒜\n x', 3)).toBe(false);
+    // Punctuation pieces take more newlines (and in o200k a slash).
+    expect(isSafeBoundary('{\n\n x', 2)).toBe(false);
+    expect(isSafeBoundary('{\n\r x', 2)).toBe(false);
+  });
+
+  it('every safe boundary of random texts splits them into the pieces the whole has (o200k and cl100k)', () => {
+    const alphabet = [
+      'a',
+      'Bc',
+      '1',
+      ' ',
+      '  ',
+      '\n',
+      '\r',
+      '/',
+      '\t',
+      '.',
+      '{',
+      ']',
+      '日',
+      '\u0301',
+      "'s",
+      '😀',
+      '𝒜',
+    ];
+    let seed = 11;
+    const next = (below: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % below;
+    };
+    for (const name of ['o200k_base', 'cl100k_base'] as const) {
+      const encoding = get_encoding(name);
+      try {
+        const encode = (value: string) => Array.from(encoding.encode_ordinary(value));
+        let boundaries = 0;
+        let beforeIndentation = 0;
+        for (let run = 0; run < 4000; run++) {
+          const value = Array.from({ length: 2 + next(14) }, () => alphabet[next(alphabet.length)]).join('');
+          const whole = encode(value);
+          for (let index = 1; index < value.length; index++) {
+            if (!isSafeBoundary(value, index)) continue;
+            boundaries++;
+            if (value[index - 1] === '\n' && /\s/.test(value[index] ?? '')) beforeIndentation++;
+            expect([
+              name,
+              value,
+              index,
+              [...encode(value.slice(0, index)), ...encode(value.slice(index))],
+            ]).toEqual([name, value, index, whole]);
+          }
+        }
+        // Boundaries of every kind, the one before indentation among them.
+        expect(boundaries).toBeGreaterThan(1000);
+        expect(beforeIndentation).toBeGreaterThan(50);
+      } finally {
+        encoding.free();
+      }
+    }
+  });
+});
+
+describe('isSafeJoin', () => {
+  it('is isSafeBoundary at the join of the two texts joined, for random texts', () => {
+    const alphabet = ['a', '1', ' ', '\n', '\r', '/', '\t', '.', '{', '\u0301', '😀', '𝒜'];
+    let seed = 5;
+    // The generator's high bits: its low ones repeat with a short period.
+    const next = (below: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return Math.floor(seed / 2 ** 16) % below;
+    };
+    const piece = (least: number) => {
+      let value = '';
+      while (value.length < least || next(3) === 0) value += alphabet[next(alphabet.length)];
+      return value;
+    };
+    let safe = 0;
+    for (let run = 0; run < 5000; run++) {
+      const left = piece(3);
+      const right = piece(2);
+      const joined = isSafeBoundary(left + right, left.length);
+      if (joined) safe++;
+      expect([left, right, isSafeJoin(left, right)]).toEqual([left, right, joined]);
+    }
+    expect(safe).toBeGreaterThan(200);
   });
 });
 

@@ -56,14 +56,21 @@ describe('measureCutOverhead', () => {
   } as const;
 
   it('counts the frame of a cut (marked truncated, no content) and the longest marker its facts allow', async () => {
-    // <mcp-resource … tokens="900" truncated="true">, and a marker of range 900–900 of 901.
-    expect(await measureCutOverhead(facts, tokenizer)).toEqual({ frameTokens: 157, markerTokens: 141 });
+    // <mcp-resource … tokens="900" truncated="true">, a marker of range 900-900 of 901, and a
+    // brief one of that range, always estimated (`relevant`'s): "\n[truncated: ~0 tokens omitted
+    // (tokens ~900-~900)]\n", 51 characters.
+    expect(await measureCutOverhead(facts, tokenizer)).toEqual({
+      frameTokens: 157,
+      markerTokens: 141,
+      briefMarkerTokens: 51,
+    });
   });
 
   it('an estimated count adds its ~ to the frame and to every number of the marker', async () => {
     expect(await measureCutOverhead({ ...facts, originalTokensEstimated: true }, tokenizer)).toEqual({
       frameTokens: 158,
       markerTokens: 145,
+      briefMarkerTokens: 51,
     });
   });
 });

@@ -15,19 +15,19 @@ describe('splitIntoChunks', () => {
     }
   });
 
-  it('without blank lines, a chunk ends at the first line end at or past 320 characters', () => {
-    expect(bounds(`${'x'.repeat(79)}\n`.repeat(10))).toEqual([
-      [0, 320],
-      [320, 640],
-      [640, 800],
+  it('without blank lines, a chunk ends at the first line end at or past 640 characters', () => {
+    expect(bounds(`${'x'.repeat(79)}\n`.repeat(20))).toEqual([
+      [0, 640],
+      [640, 1280],
+      [1280, 1600],
     ]);
   });
 
-  it('a paragraph ends a chunk when the chunk holds a third of the target (107 characters) or more', () => {
-    const text = `${'a'.repeat(49)}\n\n${'b'.repeat(99)}\n\n${'c'.repeat(30)}\n\n${'e'.repeat(100)}\n`;
+  it('a paragraph ends a chunk, with the blank lines after it, when the chunk holds a third of the target (214 characters) or more', () => {
+    const text = `${'a'.repeat(49)}\n\n${'b'.repeat(199)}\n\n\n${'c'.repeat(30)}\n\n${'e'.repeat(200)}\n`;
     expect(bounds(text)).toEqual([
-      [0, 151],
-      [151, 285],
+      [0, 253],
+      [253, 486],
     ]);
   });
 

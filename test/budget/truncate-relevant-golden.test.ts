@@ -8,9 +8,11 @@ import { truncateRelevant } from '../../src/budget/truncate/truncate-relevant.js
 import { DerivedCache } from '../../src/cache/derived-cache.js';
 import { truncationRequest } from './truncation-request.js';
 
-// What `relevant` chose before its chunks, term statistics and chunk counts were derived once per
-// body (issue 38): the same inputs must cut the same way. The golden file was written by the code
-// before that change (`UPDATE_GOLDEN=1` rewrites it; do not, unless a change of the cut is meant).
+// What `relevant` chooses, pinned: the same inputs must cut the same way. Written when its chunks,
+// term statistics and chunk counts came to be derived once per body (issue 38), by the code before
+// that change, and rewritten once since, on purpose (issue 38.1: markers after a cut's first are
+// brief, a chunk that closes a gap gets its marker back, chunks of ~640 characters take the blank
+// lines after them). `UPDATE_GOLDEN=1` rewrites it; do not, unless a change of the cut is meant.
 const goldenPath = join(import.meta.dirname, 'truncate-relevant-golden.json');
 const golden = JSON.parse(readFileSync(goldenPath, 'utf8')) as Record<string, string>;
 const seen: Record<string, string> = {};
@@ -126,9 +128,10 @@ describe('relevant truncation, the same cut as before (golden)', () => {
               ...(memo && { derived: memo }),
             });
             expect(composed.usedTokens).toBeLessThanOrEqual(maxTokens);
-            expect(
-              await tokenizer.count(composed.blocks.map((block) => block.text).join('')),
-            ).toBeLessThanOrEqual(maxTokens);
+            // Exact: the cut's parts, its markers among them, counted apart and joined.
+            expect(await tokenizer.count(composed.blocks.map((block) => block.text).join(''))).toBe(
+              composed.usedTokens,
+            );
             check(
               `compose ${maxTokens} ${query} ${memo ? 'memo' : 'none'}`,
               JSON.stringify({

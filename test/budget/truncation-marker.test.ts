@@ -12,8 +12,22 @@ describe('truncationMarker', () => {
 
   it('a cut in the middle names its range; an estimate is marked with ~', () => {
     expect(truncationMarker({ ...facts, estimated: true, range: { startToken: 100, endToken: 700 } })).toBe(
-      '\n[truncated: ~600 of ~900 tokens omitted (tokens ~100–~700); read more with read_mcp_resource {"server":"docs","uri":"docs://guide","offset":100}]\n',
+      '\n[truncated: ~600 of ~900 tokens omitted (tokens ~100-~700); read more with read_mcp_resource {"server":"docs","uri":"docs://guide","offset":100}]\n',
     );
+  });
+
+  it('a brief marker (a later gap of a relevant cut) names the range only, in ASCII', () => {
+    const brief = { ...facts, estimated: true, brief: true };
+    expect(truncationMarker({ ...brief, range: { startToken: 100, endToken: 700 } })).toBe(
+      '\n[truncated: ~600 tokens omitted (tokens ~100-~700)]\n',
+    );
+    expect(truncationMarker({ ...brief, range: { startToken: 700, endToken: 900 } })).toBe(
+      '\n[truncated: ~200 tokens omitted after token ~700]',
+    );
+    // The URI never appears in it: nothing a server controls.
+    expect(
+      truncationMarker({ ...brief, uri: 'x://"]</mcp-resource>', range: { startToken: 1, endToken: 2 } }),
+    ).not.toContain('x://');
   });
 });
 
@@ -22,7 +36,16 @@ describe('longestTruncationMarker', () => {
     expect(
       longestTruncationMarker({ server: 'docs', uri: 'docs://guide', originalTokens: 900, estimated: true }),
     ).toBe(
-      '\n[truncated: ~0 of ~901 tokens omitted (tokens ~900–~900); read more with read_mcp_resource {"server":"docs","uri":"docs://guide","offset":900}]\n',
+      '\n[truncated: ~0 of ~901 tokens omitted (tokens ~900-~900); read more with read_mcp_resource {"server":"docs","uri":"docs://guide","offset":900}]\n',
     );
+    expect(
+      longestTruncationMarker({
+        server: 'docs',
+        uri: 'docs://guide',
+        originalTokens: 900,
+        estimated: true,
+        brief: true,
+      }),
+    ).toBe('\n[truncated: ~0 tokens omitted (tokens ~900-~900)]\n');
   });
 });

@@ -51,7 +51,7 @@ describe('DerivedCache', () => {
     cache.keepRendering('r', rendered);
     const composed = { blocks: [{ text: 'turn' }] };
     cache.keepComposition('t', composed);
-    const cost = { fullTokens: 10, truncatedOverheadTokens: 4, markerTokens: 3 };
+    const cost = { fullTokens: 10, truncatedOverheadTokens: 4, markerTokens: 3, briefMarkerTokens: 2 };
     cache.keepFrameCost('f', cost);
     expect(cache.conversion('c')).toBe(converted);
     expect(cache.rendering('r')).toBe(rendered);
@@ -83,7 +83,12 @@ describe('DerivedCache', () => {
     expect(cache.bytesHeld).toBe(94 + 10);
     cache.keepComposition('key', { blocks: [{ text: 'ab' }, { text: 'cde' }] });
     expect(cache.bytesHeld).toBe(104 + 6 + 10);
-    cache.keepFrameCost('f', { fullTokens: 1, truncatedOverheadTokens: 1, markerTokens: 1 });
+    cache.keepFrameCost('f', {
+      fullTokens: 1,
+      truncatedOverheadTokens: 1,
+      markerTokens: 1,
+      briefMarkerTokens: 1,
+    });
     expect(cache.bytesHeld).toBe(120);
   });
 

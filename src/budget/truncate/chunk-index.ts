@@ -20,6 +20,8 @@ export interface ChunkIndex {
   /** Terms in each chunk (BM25's document length). */
   readonly termLengths: Uint32Array;
   readonly averageLength: number;
+  /** BM25's length normalization of each chunk, `k1 · (1 − b + b · length / averageLength)`. */
+  readonly lengthNorms: Float64Array;
   /** Term → its postings, `postings[offsets[id]…offsets[id + 1])` as (chunk, frequency) pairs. */
   readonly termIds: ReadonlyMap<string, number>;
   readonly offsets: Uint32Array;
@@ -39,6 +41,8 @@ export function indexChunks(body: string, from: number): ChunkIndex {
   const starts = new Uint32Array(count);
   const ends = new Uint32Array(count);
   const termLengths = new Uint32Array(count);
+  // Each term's postings so far, (chunk, frequency) pairs: a term met again in the same chunk
+  // adds to the last pair's frequency.
   const byTerm = new Map<string, number[]>();
   let totalLength = 0;
   for (let index = 0; index < count; index++) {
@@ -48,15 +52,11 @@ export function indexChunks(body: string, from: number): ChunkIndex {
     const terms = termsOf(body.slice(chunk.start, chunk.end));
     termLengths[index] = terms.length;
     totalLength += terms.length;
-    const counts = new Map<string, number>();
-    for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
-    for (const [term, frequency] of counts) {
-      let list = byTerm.get(term);
-      if (!list) {
-        list = [];
-        byTerm.set(term, list);
-      }
-      list.push(index, frequency);
+    for (const term of terms) {
+      const list = byTerm.get(term);
+      if (!list) byTerm.set(term, [index, 1]);
+      else if (list[list.length - 2] === index) list[list.length - 1] = (list[list.length - 1] as number) + 1;
+      else list.push(index, 1);
     }
   }
   const termIds = new Map<string, number>();
@@ -77,20 +77,25 @@ export function indexChunks(body: string, from: number): ChunkIndex {
     termBytes += 2 * term.length + 40;
   }
   offsets[id] = at;
+  // As scoreChunksBm25 computes it: the same sum in the same order, the same quotient.
+  const averageLength = totalLength / count || 1;
+  const lengthNorms = new Float64Array(count);
+  for (let index = 0; index < count; index++)
+    lengthNorms[index] = k1 * (1 - b + (b * (termLengths[index] as number)) / averageLength);
   return {
     bodyLength: body.length,
     from,
     starts,
     ends,
     termLengths,
-    // As scoreChunksBm25 computes it: the same sum in the same order, the same quotient.
-    averageLength: totalLength / count || 1,
+    averageLength,
+    lengthNorms,
     termIds,
     offsets,
     postings,
     tokens: new Int32Array(count).fill(-1),
     pinnedTokens: -1,
-    bytes: 256 + termBytes + 4 * (offsets.length + postings.length) + 20 * count,
+    bytes: 256 + termBytes + 4 * (offsets.length + postings.length) + 28 * count,
   };
 }
 
@@ -103,6 +108,7 @@ export function scoreQuery(index: ChunkIndex, query: string): Float64Array {
   const count = index.starts.length;
   const scores = new Float64Array(count);
   if (count === 0) return scores;
+  const { postings, lengthNorms } = index;
   for (const term of new Set(termsOf(query))) {
     const id = index.termIds.get(term);
     if (id === undefined) continue;
@@ -111,10 +117,9 @@ export function scoreQuery(index: ChunkIndex, query: string): Float64Array {
     const containing = (to - from) / 2;
     const idf = Math.log(1 + (count - containing + 0.5) / (containing + 0.5));
     for (let at = from; at < to; at += 2) {
-      const chunk = index.postings[at] as number;
-      const frequency = index.postings[at + 1] as number;
-      const norm =
-        frequency + k1 * (1 - b + (b * (index.termLengths[chunk] as number)) / index.averageLength);
+      const chunk = postings[at] as number;
+      const frequency = postings[at + 1] as number;
+      const norm = frequency + (lengthNorms[chunk] as number);
       scores[chunk] = (scores[chunk] as number) + (idf * frequency * (k1 + 1)) / norm;
     }
   }

@@ -3,14 +3,16 @@ export interface TextChunk {
   readonly end: number;
 }
 
-// Chunks of a few hundred characters (~50–300 tokens): small enough to pick precisely, large
-// enough that BM25 sees context.
-const targetChars = 320;
+// Chunks of several hundred characters (~100–300 tokens): small enough to pick precisely, large
+// enough that BM25 sees context and that a gap's marker (~16 tokens) is a small part of what a
+// cut shows. At 320 characters (~66 tokens) a cut of scattered matches spent a fifth of its
+// share on markers, and each turn's cuts did twice the work (hostLike: 290 gaps a turn, 170 at 640).
+const targetChars = 640;
 const maxChars = 1_200;
 
 /**
- * Splits text into consecutive chunks that cover it exactly: paragraphs (blank lines) when
- * they are near the target size, whole lines otherwise, and a line longer than `maxChars` at
+ * Splits text into consecutive chunks that cover it exactly: paragraphs (with the blank lines
+ * after them) when they are near the target size, whole lines otherwise, and a line longer than `maxChars` at
  * spaces (or hard, outside surrogate pairs).
  */
 export function splitIntoChunks(text: string, from = 0): TextChunk[] {
@@ -38,6 +40,9 @@ export function splitIntoChunks(text: string, from = 0): TextChunk[] {
     position = lineEnd;
     const blank = text.charCodeAt(position) === 0x0a || position >= text.length;
     if (position - start >= targetChars || (blank && position - start >= targetChars / 3)) {
+      // A paragraph takes the blank lines after it: the next chunk starts with its text, so a
+      // marker before it ends on a piece boundary (find-safe-boundary.ts) and counts on its own.
+      while (text.charCodeAt(position) === 0x0a) position++;
       chunks.push({ start, end: position });
       start = position;
     }

@@ -1,5 +1,6 @@
 import type { JoinedPart } from '../count-joined.js';
 import { isSafeBoundary } from '../find-safe-boundary.js';
+import { bestFirst } from './best-first.js';
 import { type ChunkIndex, indexChunks, scoreQuery } from './chunk-index.js';
 import { truncateHead } from './truncate-head.js';
 import type { TruncationRequest, TruncationStrategy } from './truncation-strategy.js';
@@ -9,7 +10,8 @@ const maxMisses = 8;
 
 /**
  * Keeps the chunks most relevant to the user's message (BM25 over paragraph/line chunks), in
- * document order, with a marker at every gap. Without a query, or when nothing matches, it
+ * document order, with a marker at every gap: the first says how to read on, the rest are brief
+ * (a chunk that closes a gap is worth its marker's tokens). Without a query, or when nothing matches, it
  * falls back to `head`. Offsets in its markers are proportional estimates (marked `~`): only
  * the chunks shown are counted.
  * What it reads of the body besides the query — chunks, term statistics, each chunk's tokens and
@@ -32,21 +34,23 @@ export const truncateRelevant: TruncationStrategy = async (request) => {
   const pinnedText = body.slice(0, index.from);
   const count = index.starts.length;
   const scores = scoreQuery(index, request.query ?? '');
-  const matching: number[] = [];
-  for (let chunk = 0; chunk < count; chunk++) if ((scores[chunk] as number) > 0) matching.push(chunk);
-  if (matching.length === 0) return truncateHead(request);
-  matching.sort((a, c) => (scores[c] as number) - (scores[a] as number) || a - c);
+  if (!scores.some((score) => score > 0)) return truncateHead(request);
+  const nextMatch = bestFirst(scores);
 
-  // Shown chunks; the number of gaps (elided runs of chunks) is kept as chunks are added.
+  // Shown chunks, and the gaps (elided runs of chunks) between them, kept as chunks are added.
   const shown = new Uint8Array(count);
+  let gaps = 1;
   let chosen = 0;
   let used = pinnedTokens;
   let misses = 0;
+  // The plan paid for one marker, the cut's first (full); every further gap costs a brief one.
+  const brief = request.briefMarkerTokens ?? request.markerTokens;
+  const markersBeyondFirst = (gapCount: number) => Math.max(0, gapCount - 1) * brief;
   // Best match first, then the chunks that match nothing, in document order.
-  let next = 0;
   let zero = 0;
   const following = (): number | undefined => {
-    if (next < matching.length) return matching[next++];
+    const match = nextMatch();
+    if (match !== undefined) return match;
     while (zero < count && (scores[zero] as number) > 0) zero++;
     return zero < count ? zero++ : undefined;
   };
@@ -59,14 +63,15 @@ export const truncateRelevant: TruncationStrategy = async (request) => {
       tokens = tokenizer.countShort?.(text) ?? (await tokenizer.count(text));
       index.tokens[chunk] = tokens;
     }
-    // The plan already paid for one marker (everything elided is one gap); a chunk that splits
-    // a gap in two pays for the second.
-    const cost = tokens + (splitsGap(shown, chunk) ? request.markerTokens : 0);
+    // A chunk that splits a gap pays for a marker; one that closes a gap gets its marker back.
+    const after = gaps + gapChange(shown, chunk);
+    const cost = tokens + markersBeyondFirst(after) - markersBeyondFirst(gaps);
     if (used + cost > request.contentTokens) {
       misses++;
       continue;
     }
     shown[chunk] = 1;
+    gaps = after;
     chosen++;
     used += cost;
     misses = 0;
@@ -87,8 +92,12 @@ export const truncateRelevant: TruncationStrategy = async (request) => {
         startToken: tokenAt(cursor),
         endToken: last ? request.originalTokens : tokenAt(gapEnd),
       };
+      const marker = request.marker(range, true, elided.length > 0);
+      // After a line's end the marker needs no newline of its own, and without it the join is a
+      // piece boundary (find-safe-boundary.ts): the marker is counted apart from its neighbours.
+      const afterLine = cursor > 0 && body.charCodeAt(cursor - 1) === 0x0a && marker.startsWith('\n');
+      parts.push({ text: afterLine ? marker.slice(1) : marker });
       elided.push(range);
-      parts.push({ text: request.marker(range, true) });
     }
     if (!last) {
       const end = index.ends[chunk] as number;
@@ -121,10 +130,12 @@ function indexFor(request: TruncationRequest, from: number): ChunkIndex {
 }
 
 /**
- * Whether showing `chunk` (not shown yet) splits the gap it lies in into two: it has a hidden
- * chunk on both sides. Showing it otherwise shrinks a gap or closes one. Constant time: the
- * change in the number of gaps depends only on its neighbours.
+ * How showing `chunk` (not shown yet) changes the number of gaps: +1 when it splits the gap it lies
+ * in (a hidden chunk on both sides), -1 when it closes one (no hidden chunk beside it), else 0 (it
+ * shrinks one). Constant time: only its neighbours matter.
  */
-function splitsGap(shown: Uint8Array, chunk: number): boolean {
-  return chunk > 0 && chunk < shown.length - 1 && shown[chunk - 1] === 0 && shown[chunk + 1] === 0;
+function gapChange(shown: Uint8Array, chunk: number): number {
+  const hiddenBefore = chunk > 0 && shown[chunk - 1] === 0 ? 1 : 0;
+  const hiddenAfter = chunk < shown.length - 1 && shown[chunk + 1] === 0 ? 1 : 0;
+  return hiddenBefore + hiddenAfter - 1;
 }

@@ -12,8 +12,13 @@ export interface TruncationRequest {
   readonly pinnedChars: number;
   /** Tokens for the shown content; one marker is already paid for on top of this. */
   readonly contentTokens: number;
-  /** Tokens of one marker at most: what each further elided range costs. */
+  /** Tokens of one marker at most. */
   readonly markerTokens: number;
+  /**
+   * Tokens of one brief marker at most (`marker(…, brief)`): what each elided range after the
+   * first costs a cut with several (`relevant`). Absent, a full marker's.
+   */
+  readonly briefMarkerTokens?: number;
   readonly originalTokens: number;
   readonly estimated: boolean;
   /** Tokens from the start of `body`, counted while measuring: reused, not re-encoded. */
@@ -22,7 +27,8 @@ export interface TruncationRequest {
   readonly lineAware: boolean;
   /** The user's message, for `relevant`. */
   readonly query?: string;
-  readonly marker: (range: ElidedRange, estimated: boolean) => string;
+  /** The marker for an elided range; `brief` for a range after the cut's first (see truncationMarker). */
+  readonly marker: (range: ElidedRange, estimated: boolean, brief?: boolean) => string;
   /**
    * Where `relevant` keeps what it derives from this body across turns (the derived cache), and
    * the key naming the body (its content, the model's media and the tokenizer). Without it, each
