@@ -35,6 +35,7 @@ async function main(): Promise<void> {
 async function renderTable(results: BenchResults): Promise<string> {
   const rows: string[][] = [['scenario', 'what is measured', 'result', 'target']];
   const commits = new Set<string>();
+  const cpus = new Set<string>();
   for (const scenario of scenarios) {
     const figures = results.scenarios[scenario.key];
     if (!figures) continue;
@@ -42,6 +43,7 @@ async function renderTable(results: BenchResults): Promise<string> {
       join(import.meta.dirname, 'scenarios', scenario.file)
     )) as ScenarioModule;
     commits.add(`${String(figures.commit).slice(0, 7)}${figures.dirty ? ' (uncommitted changes)' : ''}`);
+    cpus.add(typeof figures.cpu === 'string' ? figures.cpu : 'a machine not recorded');
     rows.push([
       `\`${scenario.key}\``,
       readme.what,
@@ -56,8 +58,11 @@ async function renderTable(results: BenchResults): Promise<string> {
       : `several commits (${[...commits].join(', ')}; each scenario's is in the JSON)`;
   const load =
     machine.loadAverage1m === undefined ? '' : `, load average ${machine.loadAverage1m} at the start`;
+  // Scenarios re-run alone (--only) may have run on another machine than the rest.
+  const on =
+    cpus.size === 1 && cpus.has(machine.cpu) ? machine.cpu : `several machines (${[...cpus].join(', ')})`;
   const heading =
-    `Latest full run (\`npm run bench\`, ${results.date.slice(0, 10)}, ${machine.cpu}, ${machine.cores} cores, ` +
+    `Latest full run (\`npm run bench\`, ${results.date.slice(0, 10)}, ${on}, ${machine.cores} cores, ` +
     `Node ${machine.node}${load}, measured at ${at}; the JSON is in \`benchmarks/results/latest.json\`):`;
   const widths =
     rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? [];

@@ -40,7 +40,12 @@ async function main(argv: readonly string[]): Promise<void> {
     mode: quick ? 'quick' : 'full',
     date: new Date().toISOString(),
     ...at,
-    scenarios: { ...previous?.scenarios },
+    // A scenario no longer in the suite is not carried over.
+    scenarios: Object.fromEntries(
+      Object.entries(previous?.scenarios ?? {}).filter(([key]) =>
+        scenarios.some((scenario) => scenario.key === key),
+      ),
+    ),
   };
   const failed: string[] = [];
   const scratch = await mkdtemp(join(tmpdir(), 'bench-'));
@@ -60,6 +65,8 @@ async function main(argv: readonly string[]): Promise<void> {
         commit: at.commit,
         dirty: at.dirty,
         date: results.date,
+        // An --only run keeps the others' figures, which another machine may have measured.
+        cpu: results.machine.cpu,
       };
     }
   } finally {
