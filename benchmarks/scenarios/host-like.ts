@@ -69,7 +69,10 @@ export const readme: ReadmeRow = {
     `${figures['steadyRelevantTurnsPerSecond@1']} / ${figures['steadyRelevantTurnsPerSecond@16']}, floor ` +
     `${figures['steadyFloorTurnsPerSecond@1']} / ${figures['steadyFloorTurnsPerSecond@16']}); heap ` +
     `**${figures.headHeapKiBPerConversation} KiB** per conversation (${figures.conversations} conversations, ` +
-    `${figures.pinnedKiBPerConversation} KiB pinned each); ${figures.listenerWarnings} listener warnings; ${figures.over} over budget`,
+    `${figures.pinnedKiBPerConversation} KiB pinned each); ${figures.listenerWarnings} listener warnings; ${figures.over} over budget ` +
+    `(all on 2025-11-25; on 2026-07-28: first turn ${figures['firstHeadOverFloorP50@1@2026-07-28'] ?? '–'}× / ` +
+    `${figures['firstHeadOverFloorP99@1@2026-07-28'] ?? '–'}×, relevant/head at worst ${figures['relevantOverHead@2026-07-28'] ?? '–'}×, ` +
+    `${figures['over@2026-07-28'] ?? '–'} over)`,
   target: 'first turn ≤ 1.2× floor; relevant ≤ 1.5× head; heap ≤ 2× pinned + 4 KiB',
 };
 

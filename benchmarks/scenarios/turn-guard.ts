@@ -71,7 +71,9 @@ export async function run(options: { quick: boolean }): Promise<Figures> {
 export const readme: ReadmeRow = {
   what: 'a repeated turn (nothing changed since the same turn twice before) and a full warm turn (every step run), 100 × 64 KB pins, 50k budget, in-process, interleaved',
   result: (figures) =>
-    `repeated **${figures.repeatedTurnUs} µs**, full warm **${figures.fullWarmTurnUs} µs** (median of ${figures.windows} windows)`,
+    `repeated **${figures.repeatedTurnUs} µs**, full warm **${figures.fullWarmTurnUs} µs** (median of ${figures.windows} windows); ` +
+    `over Streamable HTTP ${figures.repeatedTurnUsHttp} / ${figures.fullWarmTurnUsHttp} µs on 2025-11-25, ` +
+    `${figures['repeatedTurnUsHttp@2026-07-28']} / ${figures['fullWarmTurnUsHttp@2026-07-28']} µs on 2026-07-28`,
   target: 'repeated ≤ 20 µs, full warm ≤ 150 µs',
 };
 

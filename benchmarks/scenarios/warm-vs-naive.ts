@@ -406,7 +406,8 @@ export const readme: ReadmeRow = {
   result: (figures) =>
     `**${figures['ratio@8k']}× / ${figures['ratio@50k']}× / ${figures['ratio@200k']}×** in-process at 8k/50k/200k ` +
     `(${figures['warmMs@8k']} / ${figures['warmMs@50k']} / ${figures['warmMs@200k']} ms per warm turn); ` +
-    `${figures['ratioHttp@8k']}× / ${figures['ratioHttp@50k']}× / ${figures['ratioHttp@200k']}× over HTTP ` +
+    `${figures['ratioHttp@8k']}× / ${figures['ratioHttp@50k']}× / ${figures['ratioHttp@200k']}× over HTTP on 2025-11-25 ` +
+    `(on 2026-07-28: ${figures['ratioHttp@8k@2026-07-28'] ?? '–'}× / ${figures['ratioHttp@50k@2026-07-28'] ?? '–'}× / ${figures['ratioHttp@200k@2026-07-28'] ?? '–'}×) ` +
     `(naive host on tiktoken's encoder, ${figures['naiveMs@8k']} ms a turn at 8k; on the library's tokenizer, whose piece cache ` +
     `stays warm across its turns: ${figures['ratioLibraryTokenizer@8k'] ?? '–'}× / ${figures['ratioLibraryTokenizer@50k'] ?? '–'}× / ` +
     `${figures['ratioLibraryTokenizer@200k'] ?? '–'}× in-process, ${figures['naiveLibraryTokenizerMs@8k'] ?? '–'} ms a turn at 8k); ` +
