@@ -47,6 +47,35 @@ describe('isSafeBoundary against tiktoken', () => {
     expect(isSafeBoundary('{\n\r x', 2)).toBe(false);
   });
 
+  it('after a newline before indentation: safe after punctuation only, as tiktoken splits it', () => {
+    const encoding = get_encoding('o200k_base');
+    try {
+      const splitsAsWhole = (text: string, at: number) =>
+        [
+          ...encoding.encode_ordinary(text.slice(0, at)),
+          ...encoding.encode_ordinary(text.slice(at)),
+        ].join() === [...encoding.encode_ordinary(text)].join();
+      for (const tail of [' \n', '  \nx', ' x']) {
+        // A letter, a digit, whitespace or a mark before the newline: its run may take what follows.
+        for (const before of ['a', '1', ' ', '\t', '\u0301']) {
+          const text = `${before}\n${tail}`;
+          expect([text, isSafeBoundary(text, before.length + 1)]).toEqual([text, false]);
+          // And it does, where the BPE tokens differ too (a tab's run happens to merge the same).
+          if (tail !== ' x' && before !== '\t')
+            expect([text, splitsAsWhole(text, before.length + 1)]).toEqual([text, false]);
+        }
+        // Punctuation (an emoji is punctuation to the pattern): its piece took the newline.
+        for (const before of ['{', ']', '😀']) {
+          const text = `${before}\n${tail}`;
+          expect([text, isSafeBoundary(text, before.length + 1)]).toEqual([text, true]);
+          expect([text, splitsAsWhole(text, before.length + 1)]).toEqual([text, true]);
+        }
+      }
+    } finally {
+      encoding.free();
+    }
+  });
+
   it('every safe boundary of random texts splits them into the pieces the whole has (o200k and cl100k)', () => {
     const alphabet = [
       'a',

@@ -90,6 +90,21 @@ describe('truncateRelevant', () => {
     });
   });
 
+  it('the pinned prefix is given up when it would take over half the share', async () => {
+    // A 300-character header, then the paragraphs: kept in front from a share of 600 on.
+    const header = `${'h'.repeat(299)}\n`;
+    const text = `${header}${[intro, setup, failed].join('\n')}`;
+    const cut = (contentTokens: number) =>
+      relevantCut(
+        truncationRequest(text, { ...request, pinnedChars: 300, contentTokens, originalTokens: text.length }),
+      );
+    expect((await cut(600)).text.startsWith(header)).toBe(true);
+    // At 550 the header is not pinned: it is the start of the first chunk, which does not fit.
+    const unpinned = await cut(550);
+    expect(unpinned.text.startsWith('h')).toBe(false);
+    expect(unpinned.text).toContain(failed);
+  });
+
   it('a chunk at the end that leaves no gap after it pays for no second marker', async () => {
     // 220 tokens, exactly the share: the one gap is before it.
     expect(
@@ -115,6 +130,20 @@ describe('truncateRelevant', () => {
       truncationRequest(body, { ...request, briefMarkerTokens: 5, contentTokens: 448, marker }),
     );
     expect(dearer.text).not.toContain(retried);
+  });
+
+  it('a chunk that closes the last gap gets nothing back: the plan paid for that marker', async () => {
+    // Two chunks: the match (221) and "stock" (220), which would close the one gap. Both need
+    // 441, more than the share of 438: "stock" stays out. Credited a marker (5) for closing the
+    // last gap, they would come to 436 and the cut would show the whole body, over its share.
+    const two = [failed, stock].join('\n');
+    const result = await relevantCut(
+      truncationRequest(two, { ...request, originalTokens: 882, contentTokens: 438 }),
+    );
+    expect(result).toStrictEqual({
+      text: `${failed}\n[~442-882]`,
+      elided: [{ startToken: 442, endToken: 882 }],
+    });
   });
 
   it('a chunk that closes a gap gets its marker back', async () => {

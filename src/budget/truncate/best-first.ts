@@ -33,10 +33,8 @@ export function bestFirst(scores: Float64Array): () => number | undefined {
     if (size === 0) return undefined;
     const best = heap[0] as number;
     size--;
-    if (size > 0) {
-      heap[0] = heap[size] as number;
-      siftDown(0);
-    }
+    heap[0] = heap[size] as number;
+    siftDown(0);
     return best;
   };
 }

@@ -95,7 +95,8 @@ export const truncateRelevant: TruncationStrategy = async (request) => {
       const marker = request.marker(range, true, elided.length > 0);
       // After a line's end the marker needs no newline of its own, and without it the join is a
       // piece boundary (find-safe-boundary.ts): the marker is counted apart from its neighbours.
-      const afterLine = cursor > 0 && body.charCodeAt(cursor - 1) === 0x0a && marker.startsWith('\n');
+      // At the body's start there is none to follow (charCodeAt(-1) is NaN).
+      const afterLine = body.charCodeAt(cursor - 1) === 0x0a && marker.startsWith('\n');
       parts.push({ text: afterLine ? marker.slice(1) : marker });
       elided.push(range);
     }
@@ -132,10 +133,9 @@ function indexFor(request: TruncationRequest, from: number): ChunkIndex {
 /**
  * How showing `chunk` (not shown yet) changes the number of gaps: +1 when it splits the gap it lies
  * in (a hidden chunk on both sides), -1 when it closes one (no hidden chunk beside it), else 0 (it
- * shrinks one). Constant time: only its neighbours matter.
+ * shrinks one). Constant time: only its neighbours matter (past either end there is none: an
+ * index out of range reads undefined).
  */
 function gapChange(shown: Uint8Array, chunk: number): number {
-  const hiddenBefore = chunk > 0 && shown[chunk - 1] === 0 ? 1 : 0;
-  const hiddenAfter = chunk < shown.length - 1 && shown[chunk + 1] === 0 ? 1 : 0;
-  return hiddenBefore + hiddenAfter - 1;
+  return (shown[chunk - 1] === 0 ? 1 : 0) + (shown[chunk + 1] === 0 ? 1 : 0) - 1;
 }
