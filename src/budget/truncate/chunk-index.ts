@@ -17,10 +17,10 @@ export interface ChunkIndex {
   readonly from: number;
   readonly starts: Uint32Array;
   readonly ends: Uint32Array;
-  /** Terms in each chunk (BM25's document length). */
-  readonly termLengths: Uint32Array;
-  readonly averageLength: number;
-  /** BM25's length normalization of each chunk, `k1 · (1 − b + b · length / averageLength)`. */
+  /**
+   * BM25's length normalization of each chunk, `k1 · (1 − b + b · length / averageLength)`, its
+   * length the terms it holds: all a query's score needs of the chunks' lengths.
+   */
   readonly lengthNorms: Float64Array;
   /** Term → its postings, `postings[offsets[id]…offsets[id + 1])` as (chunk, frequency) pairs. */
   readonly termIds: ReadonlyMap<string, number>;
@@ -87,15 +87,13 @@ export function indexChunks(body: string, from: number): ChunkIndex {
     from,
     starts,
     ends,
-    termLengths,
-    averageLength,
     lengthNorms,
     termIds,
     offsets,
     postings,
     tokens: new Int32Array(count).fill(-1),
     pinnedTokens: -1,
-    bytes: 256 + termBytes + 4 * (offsets.length + postings.length) + 28 * count,
+    bytes: 256 + termBytes + 4 * (offsets.length + postings.length) + 20 * count,
   };
 }
 
