@@ -1,8 +1,16 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 
-/** The HTTP status the SDK's Streamable HTTP or SSE client transport failed with, if any. */
+/**
+ * The HTTP status the SDK's Streamable HTTP or SSE client transport failed with, if any: the v2
+ * Streamable HTTP transport's `SdkHttpError` carries it in `data.status`, its SSE transport's
+ * error (and the v1 transports') in a numeric `code`, after a message naming the transport.
+ */
 export function httpStatusOf(error: unknown): number | undefined {
   if (!(error instanceof Error)) return undefined;
+  if (error.name === 'SdkHttpError') {
+    const status = (error as { data?: { status?: unknown } }).data?.status;
+    return typeof status === 'number' && status > 0 ? status : undefined;
+  }
   const code = (error as { code?: unknown }).code;
   const fromTransport = /^(Streamable HTTP|SSE) error:/.test(error.message);
   return fromTransport && typeof code === 'number' && code > 0 ? code : undefined;

@@ -1,14 +1,10 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { ContextError } from '../errors.js';
 import { shouldFallBackToSse } from './classify-transport-error.js';
-import { createTransport, type TransportInputs } from './create-transport.js';
-import { endChildProcess } from './end-child-process.js';
+import { failedAfterInitialize } from './client-session.js';
 import type { EraVerdicts } from './era-verdicts.js';
 import type { McpSession } from './mcp-session.js';
-import { onAbort } from './on-abort.js';
-import { requestSignal } from './request-signal.js';
 import type { McpServerConfig } from './server-config.js';
 import { supportedVersionsOf } from './unsupported-protocol-version.js';
 
@@ -56,6 +52,14 @@ export class NoMutualProtocolVersion extends Error {
 }
 
 /**
+ * Opens a 2025 session (`initialize`) over the transport `config` names (`type` is `http` or
+ * `sse` by then, never `auto`), with the revision it negotiated.
+ */
+export type LegacyOpener = (
+  config: McpServerConfig,
+) => Promise<{ client: McpSession; protocolVersion?: string }>;
+
+/**
  * Connects a new SDK client and initializes the session. `type: "auto"` tries Streamable
  * HTTP first and falls back to SSE only when `shouldFallBackToSse` allows it; any other
  * failure, and a failed fallback, rejects with the original error attached.
@@ -70,45 +74,30 @@ export class NoMutualProtocolVersion extends Error {
  */
 export async function connectWithFallback(
   config: McpServerConfig,
-  createClient: () => Client,
-  timeoutMs: number,
-  inputs: TransportInputs & { readonly modern?: ModernConnector } = {},
+  openLegacy: LegacyOpener,
+  modern?: ModernConnector,
   signal?: AbortSignal,
 ): Promise<OpenedSession> {
   const kind = transportKindOf(config);
   if (kind === 'http' || kind === 'stdio') {
     const legacy = kind === 'http' ? { ...(config as RemoteConfig), type: 'http' as const } : config;
-    const opened = await connectEitherEra(legacy, createClient, timeoutMs, inputs, signal);
+    const opened = await connectEitherEra(legacy, openLegacy, modern, signal);
     return { ...opened, transport: kind };
   }
   if (kind !== 'auto') {
-    const opened = await connectOnce(createClient, config, timeoutMs, inputs, signal);
+    const opened = await connectOnce(openLegacy, config);
     return { ...opened, transport: kind };
   }
   const remote = config as RemoteConfig;
-  let streamable: Client | undefined;
-  const createStreamable = () => {
-    streamable = createClient();
-    return streamable;
-  };
   try {
-    const opened = await connectEitherEra(
-      { ...remote, type: 'http' },
-      createStreamable,
-      timeoutMs,
-      inputs,
-      signal,
-    );
+    const opened = await connectEitherEra({ ...remote, type: 'http' }, openLegacy, modern, signal);
     return { ...opened, transport: 'http' };
   } catch (error) {
     if (error instanceof NoMutualProtocolVersion) throw error;
-    // Client.connect has stored the server's info only if initialize succeeded.
-    if (signal?.aborted || !shouldFallBackToSse(error, streamable?.getServerVersion() !== undefined)) {
-      throw error;
-    }
+    if (signal?.aborted || !shouldFallBackToSse(error, failedAfterInitialize(error))) throw error;
     const reason = error instanceof Error ? error.message : String(error);
     try {
-      const opened = await connectOnce(createClient, { ...remote, type: 'sse' }, timeoutMs, inputs, signal);
+      const opened = await connectOnce(openLegacy, { ...remote, type: 'sse' });
       return { ...opened, transport: 'sse', fallbackReason: reason };
     } catch (sseError) {
       const message = sseError instanceof Error ? sseError.message : String(sseError);
@@ -134,12 +123,10 @@ type RemoteConfig = Extract<McpServerConfig, { url: string }>;
  */
 async function connectEitherEra(
   config: McpServerConfig,
-  createClient: () => Client,
-  timeoutMs: number,
-  inputs: TransportInputs & { readonly modern?: ModernConnector },
+  openLegacy: LegacyOpener,
+  modern: ModernConnector | undefined,
   signal: AbortSignal | undefined,
 ): Promise<{ client: McpSession; protocolVersion?: string }> {
-  const { modern } = inputs;
   const known = modern?.verdicts.modernVersionOf(modern.endpoint);
   if (modern !== undefined && known !== undefined) {
     try {
@@ -163,7 +150,7 @@ async function connectEitherEra(
     }
   }
   try {
-    return await connectOnce(createClient, config, timeoutMs, inputs, signal);
+    return await connectOnce(openLegacy, config);
   } catch (error) {
     const supported = modern === undefined || signal?.aborted ? undefined : supportedVersionsOf(error);
     if (modern === undefined || supported === undefined) throw error;
@@ -216,51 +203,19 @@ function answeredAsLegacy(error: unknown): boolean {
   return code === 'ERA_NEGOTIATION_FAILED' && data?.cause === undefined;
 }
 
+/** One 2025 opening, tried once more on a stale keep-alive socket. */
 async function connectOnce(
-  createClient: () => Client,
+  openLegacy: LegacyOpener,
   config: McpServerConfig,
-  timeoutMs: number,
-  inputs: TransportInputs,
-  signal: AbortSignal | undefined,
-): Promise<{ client: Client; protocolVersion?: string }> {
+): Promise<{ client: McpSession; protocolVersion?: string }> {
   for (let attempt = 0; ; attempt++) {
-    const client = createClient();
-    // The child of a stdio transport, noted when the signal aborts (the SDK forgets it as it
-    // starts closing, and gives it 2 s after stdin ends on an unref'd timer: a host that exits
-    // right after close() would leave a server that never answered initialize running).
-    let child: unknown;
-    const noteChild = () => {
-      child = (transport as { pid?: unknown } | undefined)?.pid;
-    };
-    let transport: Awaited<ReturnType<typeof createTransport>> | undefined;
-    const stopNoting = signal && !signal.aborted ? onAbort(signal, noteChild) : undefined;
-    // The SDK never removes the listener it adds to the initialize request's signal: a signal
-    // of this attempt's own, so the connection's (which lives through every reconnect) keeps none.
-    const own = signal && requestSignal(signal);
     try {
-      transport = await createTransport(config, inputs);
-      // The v1 client tells the transport the revision initialize agreed (it has no getter):
-      // noted here for the status.
-      let protocolVersion: string | undefined;
-      const setProtocolVersion = transport.setProtocolVersion?.bind(transport);
-      transport.setProtocolVersion = (version) => {
-        protocolVersion = version;
-        setProtocolVersion?.(version);
-      };
-      // `signal` aborts the initialize request; the SDK then closes the transport (an HTTP
-      // request is cancelled, a child's stdin ended).
-      await client.connect(transport, { timeout: timeoutMs, ...(own && { signal: own.signal }) });
-      return { client, ...(protocolVersion !== undefined && { protocolVersion }) };
+      return await openLegacy(config);
     } catch (error) {
-      await client.close().catch(() => undefined);
-      if (signal?.aborted) endChildProcess(child ?? (transport as { pid?: unknown } | undefined)?.pid);
       // A pooled keep-alive socket the server closed (e.g. it restarted) fails the first
       // request; initialize has no effect yet, so it is safe to send once more.
       if (attempt === 0 && isStaleSocket(error)) continue;
       throw error;
-    } finally {
-      stopNoting?.();
-      own?.release();
     }
   }
 }

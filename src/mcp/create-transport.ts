@@ -1,4 +1,4 @@
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { StreamableHTTPClientTransportOptions, Transport } from '@modelcontextprotocol/client';
 import type { TransportAuth } from '../credentials/resolve-transport-auth.js';
 import { rejectUnexpectedReplies } from './reject-unexpected-replies.js';
 import type { McpServerConfig } from './server-config.js';
@@ -28,10 +28,10 @@ export async function createTransport(
   const { auth } = inputs;
   if ('createTransport' in config) return config.createTransport();
   if ('command' in config) {
-    const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+    const { StdioClientTransport } = await import('@modelcontextprotocol/client/stdio');
     const transport = new StdioClientTransport({
       command: config.command,
-      args: config.args,
+      args: [...config.args],
       env: await stdioEnvironment(config.env),
       cwd: config.cwd,
       stderr: 'pipe',
@@ -41,16 +41,18 @@ export async function createTransport(
     return transport;
   }
   if (config.type === 'http') {
-    const { StreamableHTTPClientTransport } = await import(
-      '@modelcontextprotocol/sdk/client/streamableHttp.js'
-    );
+    const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
     const options = remoteOptions(config, auth);
     return new StreamableHTTPClientTransport(new URL(config.url), {
       ...options,
       fetch: rejectUnexpectedReplies(options.fetch ?? ((url, init) => fetch(url, init)), config.url),
+      // Redirects are followed by our fetch, hop by hop, each hop checked against the endpoint
+      // policy and stripped of credentials across origins (the v2 default, 'same-origin', would
+      // refuse a cross-origin hop before the policy sees it).
+      redirectPolicy: 'follow',
     });
   }
-  const { SSEClientTransport } = await import('@modelcontextprotocol/sdk/client/sse.js');
+  const { SSEClientTransport } = await import('@modelcontextprotocol/client');
   return new SSEClientTransport(new URL(config.url), remoteOptions(config, auth));
 }
 
@@ -72,7 +74,7 @@ export function drainStderr(stderr: unknown, tail?: StderrTail): void {
 export async function stdioEnvironment(
   env: Record<string, string> | undefined,
 ): Promise<Record<string, string>> {
-  const { getDefaultEnvironment } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+  const { getDefaultEnvironment } = await import('@modelcontextprotocol/client/stdio');
   return { ...getDefaultEnvironment(), ...env };
 }
 
@@ -81,7 +83,10 @@ export async function stdioEnvironment(
 function remoteOptions(config: Extract<McpServerConfig, { url: string }>, auth: TransportAuth | undefined) {
   return {
     requestInit: { headers: auth?.headers ?? config.headers },
-    ...(auth?.authProvider !== undefined && { authProvider: auth.authProvider }),
+    // The v1 and v2 provider interfaces are the same methods (v2 grew out of v1's).
+    ...(auth?.authProvider !== undefined && {
+      authProvider: auth.authProvider as unknown as StreamableHTTPClientTransportOptions['authProvider'],
+    }),
     ...(auth !== undefined && { fetch: auth.fetch }),
   };
 }

@@ -1,4 +1,4 @@
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Transport } from '@modelcontextprotocol/client';
 import { z } from 'zod';
 import { authConfigSchema } from '../credentials/auth-config.js';
 import { describeUnknownKey } from '../options/nearest-key.js';

@@ -1,12 +1,4 @@
-import type { Client as ModernClient } from '@modelcontextprotocol/client';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import {
-  type ElicitRequest,
-  ElicitRequestSchema,
-  PromptListChangedNotificationSchema,
-  ResourceListChangedNotificationSchema,
-  ResourceUpdatedNotificationSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { ElicitRequest, Client as V2Client } from '@modelcontextprotocol/client';
 import { configuredSecrets, type SecretBearingConfig } from '../credentials/configured-secrets.js';
 import type { CredentialSource } from '../credentials/credential-source.js';
 import type { AuthorizationAnswer, OAuthAuthorizer } from '../credentials/oauth-authorizer.js';
@@ -18,14 +10,19 @@ import { inSpan, type Telemetry } from '../trace/telemetry.js';
 import { packageVersion } from '../version.js';
 import { answerElicitation, type ElicitationHandler } from './answer-elicitation.js';
 import { httpStatusOf, isStdioMessageOverflow } from './classify-transport-error.js';
-import { connectWithFallback, type ModernConnector, transportKindOf } from './connect-with-fallback.js';
+import { connectSession, type SessionTarget } from './client-session.js';
+import {
+  connectWithFallback,
+  type LegacyOpener,
+  type ModernConnector,
+  transportKindOf,
+} from './connect-with-fallback.js';
 import { createEndpointFetch } from './create-endpoint-fetch.js';
 import type { ModernEndpoint } from './create-modern-transport.js';
-import { stdioEnvironment } from './create-transport.js';
+import { createTransport, stdioEnvironment, type TransportInputs } from './create-transport.js';
 import { checkEndpoint, type EndpointPolicy } from './endpoint-policy.js';
 import { EraVerdicts } from './era-verdicts.js';
 import type { McpSession } from './mcp-session.js';
-import { connectModernSession } from './modern-session.js';
 import { pinUpdatesOf } from './pin-updates-of.js';
 import { raceAbort } from './race-abort.js';
 import type { ReconnectPolicy } from './reconnect-schedule.js';
@@ -308,9 +305,9 @@ export class ServerConnection {
         ...(auth !== undefined && { auth }),
         maxMessageBytes: this.#options.maxResponseBytes,
         stderrTail,
-        ...(modern !== undefined && { modern }),
       };
-      opened = await connectWithFallback(this.config, () => this.#createClient(), timeout, inputs, signal);
+      const openLegacy = this.#legacyOpener(inputs, timeout, signal);
+      opened = await connectWithFallback(this.config, openLegacy, modern, signal);
       // A server that drops the session as soon as initialize is answered (a crash loop) has
       // closed it before `onclose` below is ours: that is a failed connect, not a session.
       if (opened.client.transport === undefined) {
@@ -501,7 +498,6 @@ export class ServerConnection {
     const endpoint = await this.#modernEndpoint(auth, stderrTail);
     const key = EraVerdicts.endpointOf(config);
     if (endpoint === undefined || key === undefined) return undefined;
-    const elicitation = this.#options.elicitation;
     return {
       verdicts: this.#eraVerdicts,
       endpoint: key,
@@ -509,27 +505,48 @@ export class ServerConnection {
       // Not with a token provider (client credentials, cross-app access): against a 2025 server
       // the v2 transport would fetch a token for the probe and the 2025 client another one.
       probe: endpoint.kind === 'http' && endpoint.authProvider === undefined,
-      connect: async (protocolVersion) => {
-        // The connect's own signal: the lifetime signal outlives every session (see connectOnce).
-        const own = requestSignal(signal);
-        try {
-          return await connectModernSession({
-            endpoint,
-            protocolVersion,
-            clientInfo,
-            capabilities: elicitation === undefined ? {} : { elicitation: { form: { applyDefaults: true } } },
-            setup: (client) => this.#listenModern(client),
-            ...(elicitation !== undefined && {
-              answerInput: answerElicitation(elicitation, this.name, this.principal),
-            }),
-            timeoutMs,
-            signal: own.signal,
-          });
-        } finally {
-          own.release();
-        }
-      },
+      connect: (protocolVersion) =>
+        this.#openSession({ era: 'modern', protocolVersion, endpoint }, timeoutMs, signal),
     };
+  }
+
+  /** The 2025 opening: `initialize` over the transport the config names, built with `inputs`. */
+  #legacyOpener(inputs: TransportInputs, timeoutMs: number, signal: AbortSignal): LegacyOpener {
+    return async (config) => {
+      const client = await this.#openSession(
+        { era: 'legacy', transport: () => createTransport(config, inputs) },
+        timeoutMs,
+        signal,
+      );
+      const { protocolVersion } = client;
+      return { client, ...(protocolVersion !== undefined && { protocolVersion }) };
+    };
+  }
+
+  /**
+   * A session on the v2 client, of either era, with this server's handlers and capabilities
+   * (declared only for what the host handles: MCP spec, client features).
+   */
+  async #openSession(target: SessionTarget, timeoutMs: number, signal: AbortSignal) {
+    const elicitation = this.#options.elicitation;
+    // The connect's own signal: the lifetime signal outlives every session, and the SDK leaves
+    // its listener on the opening request's signal.
+    const own = requestSignal(signal);
+    try {
+      return await connectSession({
+        target,
+        clientInfo,
+        capabilities: elicitation === undefined ? {} : { elicitation: { form: { applyDefaults: true } } },
+        setup: (client) => this.#listen(client),
+        ...(elicitation !== undefined && {
+          answerInput: answerElicitation(elicitation, this.name, this.principal),
+        }),
+        timeoutMs,
+        signal: own.signal,
+      });
+    } finally {
+      own.release();
+    }
   }
 
   /** Where a modern session of this server goes, built as the 2025 transport is (create-transport.ts). */
@@ -560,26 +577,6 @@ export class ServerConnection {
     };
   }
 
-  #createClient(): Client {
-    const elicitation = this.#options.elicitation;
-    // Capabilities are declared only for what the host handles (MCP spec, client features).
-    const client = new Client(clientInfo, {
-      capabilities: elicitation === undefined ? {} : { elicitation: { form: { applyDefaults: true } } },
-    });
-    if (elicitation !== undefined) {
-      client.setRequestHandler(ElicitRequestSchema, (request, extra) =>
-        elicitation({
-          server: this.name,
-          ...(this.principal !== undefined && { principal: this.principal }),
-          params: request.params,
-          signal: extra.signal,
-        }),
-      );
-    }
-    this.#listen(client);
-    return client;
-  }
-
   /**
    * A legacy HTTP+SSE session's replies all come on its GET stream: one event past the cap
    * loses a reply nobody can name, so the session closes and its waiting requests fail with
@@ -608,27 +605,15 @@ export class ServerConnection {
   }
 
   /**
-   * Our own handlers, set before connect() so nothing sent during initialization is missed.
-   * (The SDK's `listChanged` client option would re-list only the first page and replace
-   * these; it is not used.)
+   * Our own handlers, registered by method name before connect() so nothing sent during the
+   * opening is missed. (The SDK's `listChanged` client option would re-list only the first page
+   * and replace these; it is not used.) On 2026-07-28 notifications come only on the session's
+   * `subscriptions/listen` stream (ListenSubscriptions), and the server asks for input in-band
+   * (`input_required`): for tools and prompts the v2 client answers through the elicitation
+   * handler; a read's input is answered by ClientSession's own loop (readAnsweringInput), which
+   * is handed the same handler. A 2025 server asks with an `elicitation/create` request.
    */
-  #listen(client: Client): void {
-    const on = this.#notificationHandlers();
-    client.setNotificationHandler(ResourceListChangedNotificationSchema, on.resourcesListChanged);
-    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) =>
-      on.resourceUpdated(notification.params.uri),
-    );
-    client.setNotificationHandler(PromptListChangedNotificationSchema, on.promptsListChanged);
-  }
-
-  /**
-   * The same handlers on a v2 client (registered by method name). On 2026-07-28 notifications
-   * come only on the session's `subscriptions/listen` stream (ListenSubscriptions). The server
-   * asks for input in-band there (`input_required`): for tools and prompts the v2 client answers
-   * through this elicitation handler; a read's input is answered by ModernSession's own loop
-   * (readAnsweringInput), which the connector hands the same handler.
-   */
-  #listenModern(client: ModernClient): void {
+  #listen(client: V2Client): void {
     const on = this.#notificationHandlers();
     client.setNotificationHandler('notifications/resources/list_changed', on.resourcesListChanged);
     client.setNotificationHandler('notifications/resources/updated', (notification) =>

@@ -35,7 +35,7 @@ export function summarizeFailure(error: unknown, operation?: string): FailureSum
       httpStatus: error.status,
     };
   }
-  const issues = zodIssuesOf(error);
+  const issues = zodIssuesOf(error) ?? sdkResultIssuesOf(error);
   if (issues !== undefined) return summarizeIssues(issues, operation);
   const status = httpStatusOf(error);
   const message = error instanceof Error ? error.message : String(error);
@@ -91,6 +91,30 @@ function zodIssuesOf(error: unknown): readonly Issue[] | undefined {
       Array.isArray(issue.path) &&
       typeof issue.message === 'string',
   );
+}
+
+/**
+ * The v2 client's INVALID_RESULT (`SdkError`, a string code): its message is
+ * `Invalid result for <method>: ` and the ZodError's issues as JSON. The issues are read back out
+ * (bounded: the message is the SDK's, but the paths are the server's); a message without them is
+ * one issue of its own, whose text is the rest of the message.
+ */
+function sdkResultIssuesOf(error: unknown): readonly Issue[] | undefined {
+  if (!(error instanceof Error) || (error as { code?: unknown }).code !== 'INVALID_RESULT') return undefined;
+  const prefix = /^Invalid result for [^:]{1,80}: /.exec(error.message);
+  const rest = prefix === null ? error.message : error.message.slice(prefix[0].length);
+  if (rest.startsWith('[') && rest.length <= 1_000_000) {
+    try {
+      const parsed: unknown = JSON.parse(rest);
+      if (Array.isArray(parsed)) {
+        const issues = zodIssuesOf(Object.assign(new Error(), { name: 'ZodError', issues: parsed }));
+        if (issues !== undefined && issues.length > 0) return issues;
+      }
+    } catch {
+      // Not the issues list: the message says what was wrong.
+    }
+  }
+  return [{ path: [], message: rest }];
 }
 
 function summarizeIssues(issues: readonly Issue[], operation: string | undefined): FailureSummary {

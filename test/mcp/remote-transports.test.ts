@@ -61,7 +61,8 @@ describe('McpServerRegistry over stdio (a child process)', () => {
     });
     await expect(servers.readResource('scripted', 'scripted://missing')).rejects.toMatchObject({
       code: 'RESOURCE_NOT_FOUND',
-      rpcCode: -32002,
+      // Sent as -32002: the v2 client names a not-found by its 2026-07-28 code.
+      rpcCode: -32602,
       rpcData: { uri: 'scripted://missing' },
     });
     await expect(servers.getPrompt('scripted', 'unknown')).rejects.toMatchObject({

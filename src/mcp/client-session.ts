@@ -1,4 +1,4 @@
-import type { Client as ModernClient, RequestOptions } from '@modelcontextprotocol/client';
+import type { RequestOptions, Transport, Client as V2Client } from '@modelcontextprotocol/client';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
@@ -13,15 +13,19 @@ import { raceAbort } from './race-abort.js';
 import { type InputAnswerer, maxInputRounds, readAnsweringInput } from './read-answering-input.js';
 import { requestSignal } from './request-signal.js';
 
-export interface ModernConnectInput {
-  /** Where the session goes: a Streamable HTTP endpoint (with our fetch) or a stdio child. */
-  readonly endpoint: ModernEndpoint;
-  /** The revision to speak: one the server named in `-32022` `data.supported`, or a cached verdict's. */
-  readonly protocolVersion: string;
+/** Which opening the v2 client makes, and to what. */
+export type SessionTarget =
+  /** A 2026-07-28 session, pinned to the revision the server offered or a verdict names. */
+  | { readonly era: 'modern'; readonly protocolVersion: string; readonly endpoint: ModernEndpoint }
+  /** The 2025 `initialize` handshake, on the transport the config names (create-transport.ts). */
+  | { readonly era: 'legacy'; readonly transport: () => Promise<Transport> };
+
+export interface SessionConnectInput {
+  readonly target: SessionTarget;
   readonly clientInfo: { readonly name: string; readonly version: string };
   readonly capabilities: Record<string, unknown>;
   /** Registers notification and request handlers before connecting (v2 method-name handlers). */
-  readonly setup?: (client: ModernClient) => void;
+  readonly setup?: (client: V2Client) => void;
   /** Answers the elicitations a `resources/read` asks for in-band (`input_required`). */
   readonly answerInput?: InputAnswerer;
   readonly timeoutMs: number;
@@ -29,35 +33,44 @@ export interface ModernConnectInput {
 }
 
 /**
- * A 2026-07-28 session on the MCP SDK v2 client, over Streamable HTTP or stdio, pinned to the
- * revision the server offered. The client is imported here, lazily: a host whose servers all
- * speak 2025 never loads it.
+ * A session on the MCP SDK v2 client, of either era: a 2026-07-28 one over Streamable HTTP or
+ * stdio, pinned to the revision the server offered, or a 2025 one opened with `initialize` over
+ * any transport. The client is imported here, lazily: the library's root entry does not load it.
+ *
+ * `signal` ends the connect: the opening request is cancelled, the client closed, and a stdio
+ * child that never answered is ended (the SDK forgets it as it starts closing).
  */
-export async function connectModernSession(input: ModernConnectInput): Promise<ModernSession> {
-  const { Client } = await import('@modelcontextprotocol/client');
+export async function connectSession(input: SessionConnectInput): Promise<ClientSession> {
+  const { Client, StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
+  const { target, signal } = input;
   const client = new Client(input.clientInfo, {
     capabilities: input.capabilities,
-    versionNegotiation: { mode: { pin: input.protocolVersion } },
+    ...(target.era === 'modern' && { versionNegotiation: { mode: { pin: target.protocolVersion } } }),
     // The bound of our own read loop, for the tools and prompts the SDK's driver answers.
     inputRequired: { maxRounds: maxInputRounds },
   });
   input.setup?.(client);
-  const { signal } = input;
   let connecting = true;
-  const endpoint =
-    input.endpoint.kind === 'http' && signal !== undefined
-      ? { ...input.endpoint, fetch: abortedWith(input.endpoint.fetch, signal, () => connecting) }
-      : input.endpoint;
-  const transport = await createModernTransport(endpoint);
+  let transport: Transport | undefined;
   // A stdio child, noted when the signal aborts: the SDK forgets it as it starts closing.
   let child: unknown;
   const stopNoting =
     signal && !signal.aborted
       ? onAbort(signal, () => {
-          child = (transport as { pid?: unknown }).pid;
+          child = (transport as { pid?: unknown } | undefined)?.pid;
         })
       : undefined;
   try {
+    if (target.era === 'modern') {
+      const { endpoint } = target;
+      transport = await createModernTransport(
+        endpoint.kind === 'http' && signal !== undefined
+          ? { ...endpoint, fetch: abortedWith(endpoint.fetch, signal, () => connecting) }
+          : endpoint,
+      );
+    } else {
+      transport = await target.transport();
+    }
     // Raced as well: the v2 client's connect-time server/discover does not end when the signal
     // aborts, and a server that never answers it would hold close() for the whole connect timeout.
     await raceAbort(
@@ -69,13 +82,25 @@ export async function connectModernSession(input: ModernConnectInput): Promise<M
     );
   } catch (error) {
     await client.close().catch(() => undefined);
-    if (signal?.aborted) endChildProcess(child ?? (transport as { pid?: unknown }).pid);
-    throw toV1Error(error);
+    if (signal?.aborted) endChildProcess(child ?? (transport as { pid?: unknown } | undefined)?.pid);
+    throw withInitialized(toV1Error(error), client.getServerVersion() !== undefined);
   } finally {
     connecting = false;
     stopNoting?.();
   }
-  return new ModernSession(client, input.timeoutMs, input.answerInput);
+  return new ClientSession(client, {
+    ackTimeoutMs: input.timeoutMs,
+    streamableHttp: transport instanceof StreamableHTTPClientTransport,
+    ...(input.answerInput !== undefined && { answerInput: input.answerInput }),
+  });
+}
+
+/**
+ * Whether a failed connect had its `initialize` answered (a failure after it: the server is a
+ * Streamable HTTP one, so `auto` does not fall back to SSE).
+ */
+export function failedAfterInitialize(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && initializedFailures.has(error);
 }
 
 /**
@@ -97,31 +122,42 @@ function abortedWith(fetch: FetchLike, signal: AbortSignal, connecting: () => bo
 }
 
 /**
- * The v2 client behind the v1 `Client` methods the registry calls (`McpSession`). Lists and
+ * The v2 client, of either era, behind the v1 `Client` methods the registry calls (`McpSession`). Lists and
  * reads are sent as plain requests, one page each: paging, bounds and caching stay ours (the
  * v2 list verbs would walk every page and cache by their own rules). Its errors become the v1
  * errors the registry classifies, so a timeout is still READ_TIMEOUT and -32002 still
  * RESOURCE_NOT_FOUND.
  */
-export class ModernSession implements McpSession {
-  readonly #client: ModernClient;
+export class ClientSession implements McpSession {
+  readonly #client: V2Client;
   readonly #listens: ListenSubscriptions;
   readonly #tools = new ListedTools();
   readonly #answerInput: InputAnswerer | undefined;
+  /** Whether the session runs over Streamable HTTP (where a 2025 session may be stateless). */
+  readonly streamableHttp: boolean;
 
   /**
    * `ackTimeoutMs`: how long a `subscriptions/listen` waits for the server's acknowledgement;
    * `answerInput`: who answers the elicitations a read asks for (none: such a read fails).
    */
-  constructor(client: ModernClient, ackTimeoutMs?: number, answerInput?: InputAnswerer) {
+  constructor(
+    client: V2Client,
+    options: { ackTimeoutMs?: number; answerInput?: InputAnswerer; streamableHttp?: boolean } = {},
+  ) {
     this.#client = client;
-    this.#listens = new ListenSubscriptions(client, ackTimeoutMs);
-    this.#answerInput = answerInput;
+    this.#listens = new ListenSubscriptions(client, options.ackTimeoutMs);
+    this.#answerInput = options.answerInput;
+    this.streamableHttp = options.streamableHttp ?? false;
   }
 
-  /** The revision this session speaks (`2026-07-28`). */
+  /** The revision this session speaks (`2025-11-25`, `2026-07-28`, …). */
   get protocolVersion(): string | undefined {
     return this.#client.getNegotiatedProtocolVersion();
+  }
+
+  /** Whether the session is a 2026-07-28 one (stateless, `subscriptions/listen`), not a 2025 one. */
+  get modern(): boolean {
+    return this.#client.getDiscoverResult() !== undefined;
   }
 
   get transport(): { readonly sessionId?: string | undefined } | undefined {
@@ -196,11 +232,15 @@ export class ModernSession implements McpSession {
 
   // 2026-07-28 has no resources/subscribe: subscriptions/listen replaces it, one stream per
   // session whose filter is every URI subscribed here (see ListenSubscriptions).
-  subscribeResource: McpSession['subscribeResource'] = (params) =>
-    translated(this.#listens.subscribe(params.uri).then(() => ({})));
+  subscribeResource: McpSession['subscribeResource'] = (params, options) =>
+    this.modern
+      ? translated(this.#listens.subscribe(params.uri).then(() => ({})))
+      : this.#send({ method: 'resources/subscribe', params }, options);
 
-  unsubscribeResource: McpSession['unsubscribeResource'] = (params) =>
-    translated(this.#listens.unsubscribe(params.uri).then(() => ({})));
+  unsubscribeResource: McpSession['unsubscribeResource'] = (params, options) =>
+    this.modern
+      ? translated(this.#listens.unsubscribe(params.uri).then(() => ({})))
+      : this.#send({ method: 'resources/unsubscribe', params }, options);
 
   getServerCapabilities: McpSession['getServerCapabilities'] = () =>
     this.#client.getServerCapabilities() as ReturnType<McpSession['getServerCapabilities']>;
@@ -308,6 +348,13 @@ function toV1Error(error: unknown): unknown {
   if (typeof status === 'number') return withCause(new StreamableHTTPError(status, error.message), error);
   const rpcCode = sdkErrorCodes[code];
   if (rpcCode !== undefined) return withCause(new McpError(rpcCode, error.message, data), error);
+  return error;
+}
+
+const initializedFailures = new WeakSet<object>();
+
+function withInitialized(error: unknown, initialized: boolean): unknown {
+  if (initialized && typeof error === 'object' && error !== null) initializedFailures.add(error);
   return error;
 }
 
