@@ -22,7 +22,7 @@ export interface Redacted<T> {
 /**
  * Knows secret values (and the encodings they travel in) and removes them from text, errors and
  * results. Errors are copied, not mutated: the copy keeps its prototype, code and HTTP status, so
- * classifying it (McpError, fetch failure, 404) works as before, and its whole `cause` chain is
+ * classifying it (RpcError, fetch failure, 404) works as before, and its whole `cause` chain is
  * redacted too.
  */
 export class SecretRedactor {

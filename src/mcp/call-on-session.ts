@@ -1,9 +1,9 @@
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { inSpan, type Telemetry, withTraceContext } from '../trace/telemetry.js';
 import { isSessionGone } from './classify-transport-error.js';
 import type { McpSession } from './mcp-session.js';
 import { raceAbort } from './race-abort.js';
 import { requestSignal } from './request-signal.js';
+import { RpcError, rpcErrorCodes } from './rpc-error.js';
 import type { ServerConnection } from './server-connection.js';
 import { sessionIdOf } from './session-id-of.js';
 import { toContextError } from './to-context-error.js';
@@ -160,8 +160,8 @@ async function connectWithin(connection: ServerConnection, options: CallBounds):
     return await raceAbort(raceAbort(connection.client(), timer), options.signal);
   } catch (error) {
     if (!timer.aborted || options.signal?.aborted) throw error;
-    throw new McpError(
-      ErrorCode.RequestTimeout,
+    throw new RpcError(
+      rpcErrorCodes.requestTimeout,
       `no session within ${options.timeout} ms (the server has not answered initialize)`,
     );
   }

@@ -1,4 +1,4 @@
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { RpcError, rpcErrorCodes } from './rpc-error.js';
 
 /**
  * The HTTP status the SDK's Streamable HTTP or SSE client transport failed with, if any: the v2
@@ -35,7 +35,7 @@ export function shouldFallBackToSse(error: unknown, initialized: boolean): boole
   if (initialized) return false;
   const status = httpStatusOf(error);
   if (status !== undefined) return status === 404 || status === 405;
-  if (error instanceof McpError) return error.code === ErrorCode.RequestTimeout;
+  if (error instanceof RpcError) return error.code === rpcErrorCodes.requestTimeout;
   if (isTlsFailure(error)) return false;
   return isNetworkFailure(error);
 }
@@ -47,7 +47,7 @@ export function shouldFallBackToSse(error: unknown, initialized: boolean): boole
  * without a session id (a stateless server) is the server's answer, not a lost session.
  */
 export function isSessionGone(error: unknown, carriedSessionId: boolean): boolean {
-  if (error instanceof McpError) return error.code === ErrorCode.ConnectionClosed;
+  if (error instanceof RpcError) return error.code === rpcErrorCodes.connectionClosed;
   if (httpStatusOf(error) === 404) return carriedSessionId;
   if (error instanceof Error && error.message === 'Not connected') return true;
   return isNetworkFailure(error) && !isTlsFailure(error);

@@ -1,7 +1,5 @@
 import type { RequestOptions, Transport, Client as V2Client } from '@modelcontextprotocol/client';
-import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { ContextError } from '../errors.js';
 import { createModernTransport, type ModernEndpoint } from './create-modern-transport.js';
 import { endChildProcess } from './end-child-process.js';
@@ -12,6 +10,7 @@ import { onAbort } from './on-abort.js';
 import { raceAbort } from './race-abort.js';
 import { type InputAnswerer, maxInputRounds, readAnsweringInput } from './read-answering-input.js';
 import { requestSignal } from './request-signal.js';
+import { RpcError, rpcErrorCodes } from './rpc-error.js';
 
 /** Which opening the v2 client makes, and to what. */
 export type SessionTarget =
@@ -83,7 +82,7 @@ export async function connectSession(input: SessionConnectInput): Promise<Client
   } catch (error) {
     await client.close().catch(() => undefined);
     if (signal?.aborted) endChildProcess(child ?? (transport as { pid?: unknown } | undefined)?.pid);
-    throw withInitialized(toV1Error(error), client.getServerVersion() !== undefined);
+    throw withInitialized(classifiable(error), client.getServerVersion() !== undefined);
   } finally {
     connecting = false;
     stopNoting?.();
@@ -124,8 +123,8 @@ function abortedWith(fetch: FetchLike, signal: AbortSignal, connecting: () => bo
 /**
  * The v2 client, of either era, behind the v1 `Client` methods the registry calls (`McpSession`). Lists and
  * reads are sent as plain requests, one page each: paging, bounds and caching stay ours (the
- * v2 list verbs would walk every page and cache by their own rules). Its errors become the v1
- * errors the registry classifies, so a timeout is still READ_TIMEOUT and -32002 still
+ * v2 list verbs would walk every page and cache by their own rules). Its errors become the
+ * RpcErrors the registry classifies, so a timeout is still READ_TIMEOUT and a not-found still
  * RESOURCE_NOT_FOUND.
  */
 export class ClientSession implements McpSession {
@@ -302,32 +301,32 @@ function requestOptions(options: unknown): RequestOptions {
 
 function translated<T>(pending: Promise<T>): Promise<T> {
   return pending.catch((error: unknown) => {
-    throw toV1Error(error);
+    throw classifiable(error);
   });
 }
 
-/** v2's SDK error codes that the registry knows by their v1 JSON-RPC codes. */
+/** v2's SDK error codes that the registry knows by their JSON-RPC codes. */
 const sdkErrorCodes: Readonly<Record<string, number>> = {
-  REQUEST_TIMEOUT: ErrorCode.RequestTimeout,
-  CONNECTION_CLOSED: ErrorCode.ConnectionClosed,
-  NOT_CONNECTED: ErrorCode.ConnectionClosed,
+  REQUEST_TIMEOUT: rpcErrorCodes.requestTimeout,
+  CONNECTION_CLOSED: rpcErrorCodes.connectionClosed,
+  NOT_CONNECTED: rpcErrorCodes.connectionClosed,
 };
 
 /**
- * A v2 error as the v1 SDK would have thrown it: a JSON-RPC error (v2 `ProtocolError`, a number
- * code) or a timeout or closed connection (v2 `SdkError`, a string code) is an `McpError`; an
- * HTTP failure (`SdkHttpError`) a `StreamableHTTPError` with its status. Anything else (a network
- * failure, our own ContextError from the fetch) passes as it is.
+ * A v2 error as the registry classifies it: a JSON-RPC error (v2 `ProtocolError`, a number code)
+ * or a timeout or closed connection (v2 `SdkError`, a string code) is an `RpcError`. Anything
+ * else (an HTTP failure, `SdkHttpError`, read by its `data.status`; an invalid result; a network
+ * failure; our own ContextError from the fetch) passes as it is.
  */
-function toV1Error(error: unknown): unknown {
-  if (!(error instanceof Error) || error instanceof McpError) return error;
+function classifiable(error: unknown): unknown {
+  if (!(error instanceof Error) || error instanceof RpcError) return error;
   // Our fetch's own refusals (ENDPOINT_DENIED, LIMIT_EXCEEDED …) come wrapped in the SDK's
   // (a failed probe is ERA_NEGOTIATION_FAILED): they say exactly what went wrong, as on 2025.
   const own = ownErrorIn(error);
   if (own !== undefined) return own;
   const { code, data } = error as { code?: unknown; data?: unknown };
   if (typeof code === 'number')
-    return withCause(new McpError(code, withoutPrefix(error.message), data), error);
+    return withCause(new RpcError(code, withoutPrefix(error.message), data), error);
   if (typeof code !== 'string') return error;
   // A tool or prompt whose server was still asking when the SDK's driver gave up.
   if (code === 'INPUT_REQUIRED_ROUNDS_EXCEEDED') {
@@ -344,10 +343,8 @@ function toV1Error(error: unknown): unknown {
       error,
     );
   }
-  const status = (data as { status?: unknown } | undefined)?.status;
-  if (typeof status === 'number') return withCause(new StreamableHTTPError(status, error.message), error);
   const rpcCode = sdkErrorCodes[code];
-  if (rpcCode !== undefined) return withCause(new McpError(rpcCode, error.message, data), error);
+  if (rpcCode !== undefined) return withCause(new RpcError(rpcCode, error.message, data), error);
   return error;
 }
 

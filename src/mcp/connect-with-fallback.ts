@@ -1,10 +1,9 @@
-import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { ContextError } from '../errors.js';
-import { shouldFallBackToSse } from './classify-transport-error.js';
+import { httpStatusOf, shouldFallBackToSse } from './classify-transport-error.js';
 import { failedAfterInitialize } from './client-session.js';
 import type { EraVerdicts } from './era-verdicts.js';
 import type { McpSession } from './mcp-session.js';
+import { RpcError, rpcErrorCodes } from './rpc-error.js';
 import type { McpServerConfig } from './server-config.js';
 import { supportedVersionsOf } from './unsupported-protocol-version.js';
 
@@ -186,7 +185,7 @@ function connectSupported(
  */
 function worthInitialize(error: unknown): boolean {
   if (ContextError.isInstance(error)) return false;
-  return !(error instanceof McpError && error.code === ErrorCode.RequestTimeout);
+  return !(error instanceof RpcError && error.code === rpcErrorCodes.requestTimeout);
 }
 
 /**
@@ -196,8 +195,9 @@ function worthInitialize(error: unknown): boolean {
  * closed connection or a server error says nothing of its era.
  */
 function answeredAsLegacy(error: unknown): boolean {
-  if (error instanceof StreamableHTTPError) return [400, 404, 405, 406].includes(error.code ?? 0);
-  if (error instanceof McpError) return error.code !== ErrorCode.ConnectionClosed;
+  const status = httpStatusOf(error);
+  if (status !== undefined) return [400, 404, 405, 406].includes(status);
+  if (error instanceof RpcError) return error.code !== rpcErrorCodes.connectionClosed;
   // The v2 client's verdict on the probe's answer; one with a cause failed to get any (fetch failed).
   const { code, data } = error as { code?: unknown; data?: { cause?: unknown } };
   return code === 'ERA_NEGOTIATION_FAILED' && data?.cause === undefined;

@@ -1,5 +1,5 @@
 import type { Client as ModernClient } from '@modelcontextprotocol/client';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { RpcError, rpcErrorCodes } from './rpc-error.js';
 
 type Subscription = Awaited<ReturnType<ModernClient['listen']>>;
 
@@ -53,8 +53,8 @@ export class ListenSubscriptions {
     if (!this.#current?.honored.has(uri)) {
       // Not asked again in the listens that follow (the server said no); a new session asks afresh.
       this.#uris.delete(uri);
-      throw new McpError(
-        ErrorCode.InvalidParams,
+      throw new RpcError(
+        rpcErrorCodes.invalidParams,
         `the server's subscriptions/listen acknowledgement left out ${uri}: its pins are refreshed by their TTL`,
       );
     }

@@ -1,6 +1,6 @@
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { httpStatusOf } from './classify-transport-error.js';
 import { HttpReplyError } from './http-reply-error.js';
+import { RpcError } from './rpc-error.js';
 
 /** A failure the SDK or the transport threw, as a code and one short line. */
 export interface FailureSummary {
@@ -27,7 +27,7 @@ const maxQuoted = 160;
  * - Anything else (closed transport, network failure): SESSION_CLOSED.
  */
 export function summarizeFailure(error: unknown, operation?: string): FailureSummary {
-  if (error instanceof McpError) return { code: 'MCP_ERROR', reason: oneLine(error.message, maxQuoted) };
+  if (error instanceof RpcError) return { code: 'MCP_ERROR', reason: oneLine(error.message, maxQuoted) };
   if (error instanceof HttpReplyError) {
     return {
       code: 'HTTP_ERROR',
@@ -40,7 +40,7 @@ export function summarizeFailure(error: unknown, operation?: string): FailureSum
   const status = httpStatusOf(error);
   const message = error instanceof Error ? error.message : String(error);
   if (status !== undefined) {
-    const body = message.replace(/^(Streamable HTTP|SSE) error: (Error POSTing to endpoint: )?/, '');
+    const body = message.replace(/^(?:(?:Streamable HTTP|SSE) error: )?(?:Error POSTing to endpoint: )?/, '');
     const excerpt = oneLine(withoutMarkup(body), 80);
     return {
       code: 'HTTP_ERROR',

@@ -1,11 +1,9 @@
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { ContextError, type ContextErrorCode } from '../errors.js';
 import { responseTooLargeCode } from './cap-response-body.js';
 import { type AskedInput, InputRequiredError } from './input-required-error.js';
+import { RpcError, rpcErrorCodes } from './rpc-error.js';
 import { oneLine, summarizeFailure } from './summarize-failure.js';
 
-/** MCP spec (server/resources, "Error Handling"): resource not found is -32002. */
-const RESOURCE_NOT_FOUND = -32002;
 /**
  * MCP 2026-07-28: a server that needs input the client's capabilities do not offer (an
  * elicitation without a handler, sampling) answers -32021 with `data.requiredCapabilities`.
@@ -33,10 +31,10 @@ export function toContextError(error: unknown, context: OperationContext): Conte
     return new ContextError('ABORTED', `${where} was aborted`, { server: context.server }, error);
   }
   if (error instanceof InputRequiredError) return inputRequired(error, where, context.server);
-  if (error instanceof McpError && error.code === MISSING_CLIENT_CAPABILITY) {
+  if (error instanceof RpcError && error.code === MISSING_CLIENT_CAPABILITY) {
     return missingCapability(error, where, context.server);
   }
-  if (error instanceof McpError) {
+  if (error instanceof RpcError) {
     const code = codeFor(error.code, context);
     return new ContextError(
       code,
@@ -86,7 +84,7 @@ function inputRequired(error: InputRequiredError, where: string, server: string)
 }
 
 /** INPUT_REQUIRED for -32021: the capabilities it names (`value`, field `requiredCapabilities`). */
-function missingCapability(error: McpError, where: string, server: string): ContextError {
+function missingCapability(error: RpcError, where: string, server: string): ContextError {
   const required = (error.data as { requiredCapabilities?: unknown } | undefined)?.requiredCapabilities;
   const names =
     typeof required === 'object' && required !== null
@@ -112,7 +110,7 @@ function describeAsked(asked: AskedInput): string {
 }
 
 /**
- * The SDK prefixes "MCP error <code>: " on both sides: a server that rethrows an McpError sends
+ * The SDK prefixes "MCP error <code>: " on both sides: a server that rethrows an MCP error sends
  * the prefixed message, and the client prefixes it again. Say it once.
  */
 function withoutRepeatedPrefix(message: string): string {
@@ -120,17 +118,17 @@ function withoutRepeatedPrefix(message: string): string {
 }
 
 function codeFor(rpcCode: number, context: OperationContext): ContextErrorCode {
-  if (rpcCode === ErrorCode.RequestTimeout) {
+  if (rpcCode === rpcErrorCodes.requestTimeout) {
     return context.operation === 'resources/read' ? 'READ_TIMEOUT' : 'REQUEST_TIMEOUT';
   }
-  if (rpcCode === ErrorCode.ConnectionClosed) return 'SESSION_CLOSED';
+  if (rpcCode === rpcErrorCodes.connectionClosed) return 'SESSION_CLOSED';
   // Set by the client itself (capResponseBody) when it stopped reading an oversized event.
   if (rpcCode === responseTooLargeCode) return 'LIMIT_EXCEEDED';
-  if (rpcCode === RESOURCE_NOT_FOUND) return 'RESOURCE_NOT_FOUND';
+  if (rpcCode === rpcErrorCodes.resourceNotFound) return 'RESOURCE_NOT_FOUND';
   // Some servers answer an unknown resource with "invalid params" instead of -32002.
   // Skills extension, "Getting a Skill": an unknown skill is -32602 as well.
   if (
-    rpcCode === ErrorCode.InvalidParams &&
+    rpcCode === rpcErrorCodes.invalidParams &&
     (context.operation === 'resources/read' || context.operation === 'skills/get')
   )
     return 'RESOURCE_NOT_FOUND';

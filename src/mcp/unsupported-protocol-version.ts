@@ -1,24 +1,25 @@
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { RpcError } from './rpc-error.js';
 
 /** MCP 2026-07-28, "Lifecycle > Version Negotiation": none of the client's revisions is served. */
 const unsupportedProtocolVersion = -32022;
 
 /**
  * The revisions a server named when it refused ours (`-32022`, `data.supported`), or undefined
- * when the failure is anything else. Over stdio that is a JSON-RPC error; over Streamable HTTP
- * the v1 transport reports the 400 reply as a `StreamableHTTPError` whose message carries the
- * body it read (bounded by `maxResponseBytes`), so the JSON-RPC error is read back out of it.
+ * when the failure is anything else. Over stdio, and over Streamable HTTP where the 400 reply's
+ * body is a JSON-RPC error for the request (the v2 transport delivers it as the answer), that is
+ * an RpcError; a 400 the transport could not match to the request is an `SdkHttpError` whose
+ * `data.text` is the body it read (bounded by `maxResponseBytes`), so the error is read back out.
  */
 export function supportedVersionsOf(error: unknown): readonly string[] | undefined {
-  if (error instanceof McpError) {
+  if (error instanceof RpcError) {
     return error.code === unsupportedProtocolVersion ? versionsIn(error.data) : undefined;
   }
-  if (!(error instanceof Error) || (error as { code?: unknown }).code !== 400) return undefined;
-  const start = error.message.indexOf('{');
-  if (!error.message.startsWith('Streamable HTTP error:') || start < 0) return undefined;
+  if (!(error instanceof Error) || error.name !== 'SdkHttpError') return undefined;
+  const data = (error as { data?: { status?: unknown; text?: unknown } }).data;
+  if (data?.status !== 400 || typeof data.text !== 'string') return undefined;
   let body: { error?: { code?: unknown; data?: unknown } } | undefined;
   try {
-    body = JSON.parse(error.message.slice(start));
+    body = JSON.parse(data.text);
   } catch {
     return undefined;
   }

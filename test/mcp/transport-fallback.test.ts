@@ -1,7 +1,8 @@
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { shouldFallBackToSse } from '../../src/mcp/classify-transport-error.js';
 import { McpServerRegistry } from '../../src/mcp/mcp-server-registry.js';
+import { RpcError } from '../../src/mcp/rpc-error.js';
 import { startScriptedHttp } from './support/scripted-server.js';
 
 const resources = [{ uri: 'scripted://one', name: 'one', mimeType: 'text/plain' }];
@@ -80,8 +81,12 @@ describe('transport auto', () => {
 });
 
 describe('shouldFallBackToSse', () => {
+  // What the v2 Streamable HTTP transport throws for a POST refused with `status`.
   const httpError = (status: number) =>
-    Object.assign(new Error(`Streamable HTTP error: Error POSTing to endpoint: ${status}`), { code: status });
+    new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, 'Error POSTing to endpoint: refused', {
+      status,
+      statusText: 'refused',
+    });
   const fetchFailure = (code: string) =>
     new TypeError('fetch failed', { cause: Object.assign(new Error(code), { code }) });
 
@@ -89,7 +94,7 @@ describe('shouldFallBackToSse', () => {
     expect(shouldFallBackToSse(httpError(404), false)).toBe(true);
     expect(shouldFallBackToSse(httpError(405), false)).toBe(true);
     expect(shouldFallBackToSse(fetchFailure('ECONNRESET'), false)).toBe(true);
-    expect(shouldFallBackToSse(new McpError(-32001, 'Request timed out'), false)).toBe(true);
+    expect(shouldFallBackToSse(new RpcError(-32001, 'Request timed out'), false)).toBe(true);
   });
 
   it('refuses 401, 403, other statuses, TLS failures, and anything once initialized', () => {
@@ -99,6 +104,6 @@ describe('shouldFallBackToSse', () => {
     expect(shouldFallBackToSse(fetchFailure('DEPTH_ZERO_SELF_SIGNED_CERT'), false)).toBe(false);
     expect(shouldFallBackToSse(fetchFailure('ERR_TLS_CERT_ALTNAME_INVALID'), false)).toBe(false);
     expect(shouldFallBackToSse(httpError(404), true)).toBe(false);
-    expect(shouldFallBackToSse(new McpError(-32001, 'Request timed out'), true)).toBe(false);
+    expect(shouldFallBackToSse(new RpcError(-32001, 'Request timed out'), true)).toBe(false);
   });
 });
