@@ -1,4 +1,4 @@
-import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
+import { UriTemplate } from '@modelcontextprotocol/client';
 import { ContextError } from '../errors.js';
 import { requireBoundaryText } from '../options/boundary-text.js';
 import type { AttachmentTarget } from '../types.js';

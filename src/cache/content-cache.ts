@@ -1,4 +1,4 @@
-import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ReadResourceResult } from '@modelcontextprotocol/client';
 import { EventEmitter } from 'eventemitter3';
 import { z } from 'zod';
 import { cacheHintsOf } from '../mcp/cache-hints-of.js';

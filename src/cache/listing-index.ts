@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { Resource } from '@modelcontextprotocol/sdk/types.js';
+import type { Resource } from '@modelcontextprotocol/client';
 import { LRUCache } from 'lru-cache';
 import { ContextError } from '../errors.js';
 import { cacheHintsOf } from '../mcp/cache-hints-of.js';

@@ -1,4 +1,4 @@
-import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ReadResourceResult } from '@modelcontextprotocol/client';
 import { hashContents } from '../convert/hash-contents.js';
 import { textBytesOf } from '../convert/text-bytes.js';
 

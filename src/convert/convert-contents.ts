@@ -1,4 +1,4 @@
-import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ReadResourceResult } from '@modelcontextprotocol/client';
 import type { ConvertedSection } from '../render/converted-section.js';
 import type { OmittedContent } from '../types.js';
 import type { Converter } from './converter.js';

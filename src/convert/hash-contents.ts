@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ReadResourceResult } from '@modelcontextprotocol/client';
 
 /**
  * The one name of a read's content: sha256 (hex) over every item's bytes as sent, in order —

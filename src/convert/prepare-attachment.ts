@@ -1,4 +1,4 @@
-import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ReadResourceResult } from '@modelcontextprotocol/client';
 import type { ComposableAttachment } from '../budget/composable-attachment.js';
 import type { ConvertedSection } from '../render/converted-section.js';
 import { EscapedText } from '../render/escaped-text.js';

@@ -1,4 +1,4 @@
-import type { OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { OAuthDiscoveryState } from '@modelcontextprotocol/client';
 import { ContextError } from '../errors.js';
 
 /**
@@ -20,6 +20,33 @@ export function checkMetadataIssuer(state: OAuthDiscoveryState, server: string):
     `server "${server}": the authorization server ${JSON.stringify(expected)} sent metadata whose issuer is ${JSON.stringify(typeof issuer === 'string' ? issuer.slice(0, 200) : null)}: it is not used (RFC 8414 §3.3)`,
     { server, field: 'issuer' },
   );
+}
+
+/**
+ * The same refusal where the SDK's `auth()` made it first (v2 checks the issuer echo during
+ * discovery, before our provider sees the metadata): its `IssuerMismatchError` of kind
+ * `metadata`, found in `error` or its causes, as AUTH_FAILED with our message; undefined for
+ * anything else.
+ */
+export function metadataIssuerMismatchOf(error: unknown, server: string): ContextError | undefined {
+  for (let current = error, depth = 0; current instanceof Error && depth < 5; depth++) {
+    if (ContextError.isInstance(current)) return undefined;
+    const { kind, expected, received } = current as {
+      kind?: unknown;
+      expected?: unknown;
+      received?: unknown;
+    };
+    if (current.name === 'IssuerMismatchError' && kind === 'metadata' && typeof expected === 'string') {
+      return new ContextError(
+        'AUTH_FAILED',
+        `server "${server}": the authorization server ${JSON.stringify(expected)} sent metadata whose issuer is ${JSON.stringify(typeof received === 'string' ? received.slice(0, 200) : null)}: it is not used (RFC 8414 §3.3)`,
+        { server, field: 'issuer' },
+        current,
+      );
+    }
+    current = current.cause;
+  }
+  return undefined;
 }
 
 // --- Internal helpers ---

@@ -1,5 +1,5 @@
 import { Agent } from 'node:https';
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { FetchLike } from '@modelcontextprotocol/client';
 import { sendNodeRequest } from './send-node-request.js';
 
 export interface MtlsOptions {

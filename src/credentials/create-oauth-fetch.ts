@@ -1,6 +1,7 @@
-import { auth, extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { FetchLike } from '@modelcontextprotocol/client';
+import { auth, extractWWWAuthenticateParams } from '@modelcontextprotocol/client';
 import { ContextError } from '../errors.js';
+import { metadataIssuerMismatchOf } from './check-metadata-issuer.js';
 import type { AuthorizationAnswer, OAuthAuthorizer, OAuthSubject } from './oauth-authorizer.js';
 import { resourceMismatchOf } from './resource-mismatch.js';
 import type { StoredOAuthProvider } from './stored-oauth-provider.js';
@@ -153,7 +154,12 @@ async function authorize(options: OAuthFetchOptions, challenge: Challenge): Prom
         return result;
       },
       (error: unknown) => {
-        throw denied ?? resourceMismatchOf(error, subject.server) ?? error;
+        throw (
+          denied ??
+          resourceMismatchOf(error, subject.server) ??
+          metadataIssuerMismatchOf(error, subject.server) ??
+          error
+        );
       },
     );
   // Discovery afresh (SEP-2352): a cached one would send us back to the old authorization server.
@@ -210,6 +216,8 @@ async function exchangeCode(
     serverUrl: options.serverUrl,
     fetchFn: options.fetch,
     authorizationCode: answer.code,
+    // Checked above with our own message; the SDK checks it again before redeeming the code.
+    ...(answer.iss !== undefined && { iss: answer.iss }),
     ...parameters,
   });
   await options.authorizer.store.delete(options.subject, ['verifier']);

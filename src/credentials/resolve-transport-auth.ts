@@ -1,5 +1,4 @@
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { FetchLike, OAuthClientProvider } from '@modelcontextprotocol/client';
 import { ContextError } from '../errors.js';
 import type { AuthConfig } from './auth-config.js';
 import type { MtlsOptions } from './create-mtls-fetch.js';

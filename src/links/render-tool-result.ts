@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { describeResourceLink, type ResourceLink, toResourceLink } from './resource-link.js';
 
 /** A tool's result for the model: its text, with each resource link named, and the links as handles. */

@@ -1,4 +1,4 @@
-import type { Resource } from '@modelcontextprotocol/sdk/types.js';
+import type { Resource } from '@modelcontextprotocol/client';
 import { z } from 'zod';
 import { mimeTypeAllowed } from '../convert/mime-type-pattern.js';
 import { ContextError } from '../errors.js';

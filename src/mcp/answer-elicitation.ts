@@ -1,9 +1,4 @@
-import {
-  type ElicitRequest,
-  ElicitRequestParamsSchema,
-  type ElicitResult,
-  ElicitResultSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import { type ElicitRequest, type ElicitResult, specTypeSchemas } from '@modelcontextprotocol/client';
 import { ContextError } from '../errors.js';
 import type { InputAnswerer } from './read-answering-input.js';
 import { oneLine } from './summarize-failure.js';
@@ -39,29 +34,29 @@ export function answerElicitation(
   principal: string | undefined,
 ): InputAnswerer {
   return async (params, signal) => {
-    const asked = ElicitRequestParamsSchema.safeParse(params);
-    if (!asked.success) {
+    const asked = specTypeSchemas.ElicitRequestParams['~standard'].validate(params);
+    if (asked.issues !== undefined) {
       throw new ContextError(
         'INVALID_RESULT',
-        `server "${server}" asked for input with an elicitation that is not one: ${oneLine(asked.error.issues[0]?.message ?? 'invalid', 200)}`,
+        `server "${server}" asked for input with an elicitation that is not one: ${oneLine(asked.issues[0]?.message ?? 'invalid', 200)}`,
         { server, field: 'inputRequests' },
       );
     }
     const answer = await handler({
       server,
       ...(principal !== undefined && { principal }),
-      params: asked.data,
+      params: asked.value,
       signal: signal ?? new AbortController().signal,
     });
-    const checked = ElicitResultSchema.safeParse(answer);
-    if (!checked.success) {
+    const checked = specTypeSchemas.ElicitResult['~standard'].validate(answer);
+    if (checked.issues !== undefined) {
       throw new ContextError(
         'INVALID_OPTION',
-        `the elicitation handler's answer to server "${server}" is not an ElicitResult: ${oneLine(checked.error.issues[0]?.message ?? 'invalid', 200)}`,
+        `the elicitation handler's answer to server "${server}" is not an ElicitResult: ${oneLine(checked.issues[0]?.message ?? 'invalid', 200)}`,
         { field: 'elicitation' },
       );
     }
-    return withDefaults(checked.data, asked.data);
+    return withDefaults(checked.value, asked.value);
   };
 }
 

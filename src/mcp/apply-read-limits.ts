@@ -1,4 +1,4 @@
-import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ReadResourceResult } from '@modelcontextprotocol/client';
 import { mimeTypeAllowed } from '../convert/mime-type-pattern.js';
 import { ContextError } from '../errors.js';
 import type { AccessLimits } from './access-limits.js';

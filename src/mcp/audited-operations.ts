@@ -1,4 +1,4 @@
-import type { CallToolResult, GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, GetPromptResult } from '@modelcontextprotocol/client';
 import { type AuditLog, type AuditMeasure, type AuditSubject, actorOf } from '../audit/audit-log.js';
 import { contentBytes, countItems, namesOf, nothing, resultBytes, validActor } from './audit-measures.js';
 import type { CappedReadResult } from './cap-read-result.js';

@@ -1,4 +1,4 @@
-import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ReadResourceResult } from '@modelcontextprotocol/client';
 import { textBytesOf } from '../convert/text-bytes.js';
 
 /** What a byte cap cut from one content item. */

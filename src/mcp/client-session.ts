@@ -1,5 +1,4 @@
-import type { RequestOptions, Transport, Client as V2Client } from '@modelcontextprotocol/client';
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { FetchLike, RequestOptions, Transport, Client as V2Client } from '@modelcontextprotocol/client';
 import { ContextError } from '../errors.js';
 import { createModernTransport, type ModernEndpoint } from './create-modern-transport.js';
 import { endChildProcess } from './end-child-process.js';
@@ -212,7 +211,7 @@ export class ClientSession implements McpSession {
   // With the tool's definition as the session last listed it: the v2 client mirrors its
   // x-mcp-header arguments into Mcp-Param-* headers (SEP-2243) only from a definition it holds,
   // and our lists are plain requests that its own tools cache never sees.
-  callTool: McpSession['callTool'] = (params, _resultSchema, options) => {
+  callTool: McpSession['callTool'] = (params, options) => {
     const toolDefinition = this.#tools.get(params.name);
     const callOptions = {
       ...requestOptions(options),

@@ -1,5 +1,5 @@
 import type { LookupFunction } from 'node:net';
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { FetchLike } from '@modelcontextprotocol/client';
 import { createMtlsAgent, createMtlsFetch, type MtlsOptions } from '../credentials/create-mtls-fetch.js';
 import { sendNodeRequest } from '../credentials/send-node-request.js';
 import type { ContextError } from '../errors.js';

@@ -1,6 +1,9 @@
-import type { StreamableHTTPClientTransportOptions, Transport } from '@modelcontextprotocol/client';
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type {
+  FetchLike,
+  OAuthClientProvider,
+  StreamableHTTPClientTransportOptions,
+  Transport,
+} from '@modelcontextprotocol/client';
 import { drainStderr } from './create-transport.js';
 import type { StderrTail } from './stderr-tail.js';
 

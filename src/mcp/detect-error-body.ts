@@ -1,4 +1,4 @@
-import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ReadResourceResult } from '@modelcontextprotocol/client';
 
 const errorBodyPattern = /^Error: /;
 // Real error bodies are one short sentence; a long text/plain document that happens to start

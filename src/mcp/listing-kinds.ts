@@ -1,4 +1,9 @@
-import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type {
+  Prompt,
+  Resource,
+  ResourceTemplateType as ResourceTemplate,
+  Tool,
+} from '@modelcontextprotocol/client';
 import type { SessionRequest, Traced } from './call-on-session.js';
 import { type Page, pageOf } from './collect-pages.js';
 import type { McpSession } from './mcp-session.js';

@@ -3,10 +3,10 @@ import type {
   GetPromptResult,
   Prompt,
   Resource,
-  ResourceTemplate,
+  ResourceTemplateType as ResourceTemplate,
   ServerCapabilities,
   Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+} from '@modelcontextprotocol/client';
 import { EventEmitter } from 'eventemitter3';
 import { AuditLog, type AuditSubject, actorOf } from '../audit/audit-log.js';
 import type { AuthorizationAnswer } from '../credentials/oauth-authorizer.js';

@@ -1,12 +1,13 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { RequestOptions, Client as V2Client } from '@modelcontextprotocol/client';
+import type { z } from 'zod';
 
 /**
- * What the registry asks of an open session: the v1 SDK `Client` methods it calls, in their v1
- * shapes. Every session is a `ClientSession` (the v2 client behind the same methods), of either
- * era, so operations, paging, errors and audit do not ask which era they are talking to.
+ * What the registry asks of an open session: the v2 SDK `Client` methods it calls. Every session
+ * is a `ClientSession` (src/mcp/client-session.ts), of either era, so operations, paging, errors
+ * and audit do not ask which era they are talking to.
  */
 export type McpSession = Pick<
-  Client,
+  V2Client,
   | 'readResource'
   | 'listResources'
   | 'listResourceTemplates'
@@ -15,7 +16,6 @@ export type McpSession = Pick<
   | 'getPrompt'
   | 'callTool'
   | 'complete'
-  | 'request'
   | 'subscribeResource'
   | 'unsubscribeResource'
   | 'getServerCapabilities'
@@ -25,6 +25,12 @@ export type McpSession = Pick<
   | 'onclose'
   | 'onerror'
 > & {
+  /** A request of a method beyond the spec's (an extension's), its result checked by `resultSchema`. */
+  request<T>(
+    request: { readonly method: string; readonly params?: Record<string, unknown> },
+    resultSchema: z.ZodType<T>,
+    options?: RequestOptions,
+  ): Promise<T>;
   /** The transport while the session is open (its `sessionId` on a sessionful HTTP server). */
   readonly transport?: { readonly sessionId?: string | undefined } | undefined;
   /** Whether it is a 2026-07-28 session (stateless; subscriptions by `subscriptions/listen`). */

@@ -1,4 +1,4 @@
-import type { Prompt } from '@modelcontextprotocol/sdk/types.js';
+import type { Prompt } from '@modelcontextprotocol/client';
 import { ContextError } from '../errors.js';
 import { cacheHintsOf } from './cache-hints-of.js';
 

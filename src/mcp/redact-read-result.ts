@@ -1,4 +1,4 @@
-import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ReadResourceResult } from '@modelcontextprotocol/client';
 import { redactedText, type SecretRedactor } from '../credentials/secret-redactor.js';
 
 /** A read with every credential the server echoed removed; `redactions` counts what went. */

@@ -1,4 +1,4 @@
-import type { CallToolResult, GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, GetPromptResult } from '@modelcontextprotocol/client';
 import type { z } from 'zod';
 import { ContextError } from '../errors.js';
 import { parseOptions } from '../options/parse-options.js';
@@ -171,7 +171,7 @@ export class RegistryOperations {
       const toolArguments = parseOptions(toolArgumentsSchema, args, 'arguments');
       const parsed = parseOptions(callOptionsSchema, options, 'options');
       return this.#call(server, 'tools/call', parsed, (client, request, traced) =>
-        client.callTool(traced({ name: toolName, arguments: toolArguments }), undefined, request),
+        client.callTool(traced({ name: toolName, arguments: toolArguments }), request),
       ) as Promise<CallToolResult>;
     });
   }

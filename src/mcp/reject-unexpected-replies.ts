@@ -1,4 +1,4 @@
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { FetchLike } from '@modelcontextprotocol/client';
 import { HttpReplyError } from './http-reply-error.js';
 
 /** MCP spec, "Transports > Streamable HTTP": a POST carrying requests is answered with one of these. */

@@ -1,4 +1,5 @@
 import type { ElicitRequest, Client as V2Client } from '@modelcontextprotocol/client';
+import { metadataIssuerMismatchOf } from '../credentials/check-metadata-issuer.js';
 import { configuredSecrets, type SecretBearingConfig } from '../credentials/configured-secrets.js';
 import type { CredentialSource } from '../credentials/credential-source.js';
 import type { AuthorizationAnswer, OAuthAuthorizer } from '../credentials/oauth-authorizer.js';
@@ -321,7 +322,8 @@ export class ServerConnection {
       }
       // A server or proxy may echo request headers in its error body: no credential goes further.
       // The SDK's own OAuth flows (client credentials, cross-app access) throw a plain Error.
-      const error = this.#redactor.redactError(resourceMismatchOf(thrown, this.name) ?? thrown);
+      const refusal = resourceMismatchOf(thrown, this.name) ?? metadataIssuerMismatchOf(thrown, this.name);
+      const error = this.#redactor.redactError(refusal ?? thrown);
       const failure =
         ContextError.isInstance(error) && ownConnectFailures.has(error.code)
           ? error

@@ -3,9 +3,9 @@ import type {
   GetPromptResult,
   Prompt,
   Resource,
-  ResourceTemplate,
+  ResourceTemplateType as ResourceTemplate,
   Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+} from '@modelcontextprotocol/client';
 import type { CappedReadResult } from './cap-read-result.js';
 import type { CallOptions, CompleteRequest, ListOptions, ReadOptions } from './operation-schemas.js';
 import type { ServerStatus } from './server-status.js';

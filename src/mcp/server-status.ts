@@ -1,4 +1,4 @@
-import type { Implementation, ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { Implementation, ServerCapabilities } from '@modelcontextprotocol/client';
 import type { ActiveTransport } from './connect-with-fallback.js';
 
 /** `failed`: `maxFailures` consecutive failures; calls are refused until the next (long) attempt or `reconnect()`. */

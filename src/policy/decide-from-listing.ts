@@ -1,4 +1,4 @@
-import type { Resource } from '@modelcontextprotocol/sdk/types.js';
+import type { Resource } from '@modelcontextprotocol/client';
 
 /** Why an attachment is left out before it is read, or undefined to read it. */
 export type ListingVerdict = { readonly omit: true; readonly reason: string } | undefined;

@@ -3,9 +3,9 @@ import type {
   GetPromptResult,
   Prompt,
   Resource,
-  ResourceTemplate,
+  ResourceTemplateType as ResourceTemplate,
   Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+} from '@modelcontextprotocol/client';
 import { mimeTypeAllowed } from '../convert/mime-type-pattern.js';
 import { ContextError } from '../errors.js';
 import type { AccessLimits } from '../mcp/access-limits.js';

@@ -1,4 +1,4 @@
-import type { GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
+import type { GetPromptResult } from '@modelcontextprotocol/client';
 import type { ConverterRegistry } from '../convert/converter-registry.js';
 import { prepareAttachment } from '../convert/prepare-attachment.js';
 import { describeResourceLink, type ResourceLink, toResourceLink } from '../links/resource-link.js';

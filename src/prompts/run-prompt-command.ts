@@ -1,4 +1,4 @@
-import type { GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
+import type { GetPromptResult } from '@modelcontextprotocol/client';
 import type { ResourceLink } from '../links/resource-link.js';
 import type { CallOptions } from '../mcp/operation-schemas.js';
 import { type PromptCommand, parsePromptCommand } from './parse-prompt-command.js';

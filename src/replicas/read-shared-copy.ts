@@ -1,4 +1,4 @@
-import { ReadResourceResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { specTypeSchemas } from '@modelcontextprotocol/client';
 import { z } from 'zod';
 import { measureContents } from '../cache/measure-contents.js';
 import type { SharedContent } from '../cache/shared-tier.js';
@@ -33,9 +33,9 @@ export function readSharedCopy(body: string): SharedCopy {
   }
   const envelope = sharedCopySchema.safeParse(value);
   if (!envelope.success) return { kind: 'malformed' };
-  const result = ReadResourceResultSchema.safeParse(envelope.data.result);
-  if (!result.success) return { kind: 'malformed' };
-  const measured = measureContents(result.data);
+  const result = specTypeSchemas.ReadResourceResult['~standard'].validate(envelope.data.result);
+  if (result.issues !== undefined) return { kind: 'malformed' };
+  const measured = measureContents(result.value);
   if (measured.sha256 !== envelope.data.sha256 || measured.bytes !== envelope.data.bytes)
     return { kind: 'mismatched' };
   return {

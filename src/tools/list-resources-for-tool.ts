@@ -1,4 +1,4 @@
-import type { Resource } from '@modelcontextprotocol/sdk/types.js';
+import type { Resource } from '@modelcontextprotocol/client';
 import type { Tokenizer } from '../budget/tokenizer.js';
 import { isUiResource } from '../convert/ui-resource.js';
 import { ContextError } from '../errors.js';
