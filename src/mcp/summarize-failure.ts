@@ -48,7 +48,8 @@ export function summarizeFailure(error: unknown, operation?: string): FailureSum
       httpStatus: status,
     };
   }
-  const unexpectedType = /^Streamable HTTP error: Unexpected content type: (.*)$/s.exec(message);
+  // The v2 transport says it bare (an SdkError); the v1 transport after "Streamable HTTP error: ".
+  const unexpectedType = /^(?:Streamable HTTP error: )?Unexpected content type: (.*)$/s.exec(message);
   if (unexpectedType) {
     return {
       code: 'HTTP_ERROR',
