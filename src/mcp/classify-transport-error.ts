@@ -29,10 +29,10 @@ export function isStdioMessageOverflow(error: unknown): boolean {
  * failure. MCP spec, "Transports > Backwards Compatibility": a 4xx such as 404 or 405 on the
  * initialize POST means an old HTTP+SSE server. A network error or a timeout may be one too.
  * Never after 401/403 (credentials were refused: SSE would send them again elsewhere), a TLS
- * failure (the peer is not who it claims), or once initialize has succeeded.
+ * failure (the peer is not who it claims). Never once initialize was answered either: the caller
+ * knows that (FailedAfterInitialize), not the error.
  */
-export function shouldFallBackToSse(error: unknown, initialized: boolean): boolean {
-  if (initialized) return false;
+export function shouldFallBackToSse(error: unknown): boolean {
   const status = httpStatusOf(error);
   if (status !== undefined) return status === 404 || status === 405;
   if (error instanceof RpcError) return error.code === rpcErrorCodes.requestTimeout;

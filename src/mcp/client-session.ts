@@ -81,7 +81,9 @@ export async function connectSession(input: SessionConnectInput): Promise<Client
   } catch (error) {
     await client.close().catch(() => undefined);
     if (signal?.aborted) endChildProcess(child ?? (transport as { pid?: unknown } | undefined)?.pid);
-    throw withInitialized(classifiable(error), client.getServerVersion() !== undefined);
+    const failure = classifiable(error);
+    if (target.era === 'legacy' && initializeAnswered(transport)) throw new FailedAfterInitialize(failure);
+    throw failure;
   } finally {
     connecting = false;
     stopNoting?.();
@@ -94,11 +96,27 @@ export async function connectSession(input: SessionConnectInput): Promise<Client
 }
 
 /**
- * Whether a failed connect had its `initialize` answered (a failure after it: the server is a
- * Streamable HTTP one, so `auto` does not fall back to SSE).
+ * A 2025 connect that failed after the server answered `initialize` (sending
+ * `notifications/initialized`, say): `failure` is what failed, as the registry classifies it.
+ * Its own type because it decides something: such a server is a Streamable HTTP one, so `auto`
+ * does not fall back to SSE, and the opening is not sent again (it had its effect).
+ * connectWithFallback unwraps it: no caller above it sees this type.
  */
-export function failedAfterInitialize(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && initializedFailures.has(error);
+export class FailedAfterInitialize extends Error {
+  override readonly name = 'FailedAfterInitialize';
+  constructor(readonly failure: unknown) {
+    super(failure instanceof Error ? failure.message : String(failure), { cause: failure });
+  }
+}
+
+/**
+ * Whether the server answered `initialize` with a revision the client accepted: the v2 client
+ * hands that revision to a Streamable HTTP transport (`protocolVersion`) before it sends
+ * `notifications/initialized`. Asked of the transport because the client forgets its own
+ * record (`getServerVersion()`) in the close that follows a failed handshake.
+ */
+function initializeAnswered(transport: Transport | undefined): boolean {
+  return (transport as { protocolVersion?: unknown } | undefined)?.protocolVersion !== undefined;
 }
 
 /**
@@ -344,13 +362,6 @@ function classifiable(error: unknown): unknown {
   }
   const rpcCode = sdkErrorCodes[code];
   if (rpcCode !== undefined) return withCause(new RpcError(rpcCode, error.message, data), error);
-  return error;
-}
-
-const initializedFailures = new WeakSet<object>();
-
-function withInitialized(error: unknown, initialized: boolean): unknown {
-  if (initialized && typeof error === 'object' && error !== null) initializedFailures.add(error);
   return error;
 }
 

@@ -1,6 +1,6 @@
 import { ContextError } from '../errors.js';
 import { httpStatusOf, shouldFallBackToSse } from './classify-transport-error.js';
-import { failedAfterInitialize } from './client-session.js';
+import { FailedAfterInitialize } from './client-session.js';
 import type { EraVerdicts } from './era-verdicts.js';
 import type { McpSession } from './mcp-session.js';
 import { RpcError, rpcErrorCodes } from './rpc-error.js';
@@ -52,7 +52,8 @@ export class NoMutualProtocolVersion extends Error {
 
 /**
  * Opens a 2025 session (`initialize`) over the transport `config` names (`type` is `http` or
- * `sse` by then, never `auto`), with the revision it negotiated.
+ * `sse` by then, never `auto`), with the revision it negotiated. Rejects with
+ * FailedAfterInitialize when the server answered `initialize` and the opening failed after it.
  */
 export type LegacyOpener = (
   config: McpServerConfig,
@@ -80,11 +81,11 @@ export async function connectWithFallback(
   const kind = transportKindOf(config);
   if (kind === 'http' || kind === 'stdio') {
     const legacy = kind === 'http' ? { ...(config as RemoteConfig), type: 'http' as const } : config;
-    const opened = await connectEitherEra(legacy, openLegacy, modern, signal);
+    const opened = await unwrapped(connectEitherEra(legacy, openLegacy, modern, signal));
     return { ...opened, transport: kind };
   }
   if (kind !== 'auto') {
-    const opened = await connectOnce(openLegacy, config);
+    const opened = await unwrapped(connectOnce(openLegacy, config));
     return { ...opened, transport: kind };
   }
   const remote = config as RemoteConfig;
@@ -92,11 +93,13 @@ export async function connectWithFallback(
     const opened = await connectEitherEra({ ...remote, type: 'http' }, openLegacy, modern, signal);
     return { ...opened, transport: 'http' };
   } catch (error) {
+    // A server that answered initialize is a Streamable HTTP one, whatever failed after it.
+    if (error instanceof FailedAfterInitialize) throw error.failure;
     if (error instanceof NoMutualProtocolVersion) throw error;
-    if (signal?.aborted || !shouldFallBackToSse(error, failedAfterInitialize(error))) throw error;
+    if (signal?.aborted || !shouldFallBackToSse(error)) throw error;
     const reason = error instanceof Error ? error.message : String(error);
     try {
-      const opened = await connectOnce(openLegacy, { ...remote, type: 'sse' });
+      const opened = await unwrapped(connectOnce(openLegacy, { ...remote, type: 'sse' }));
       return { ...opened, transport: 'sse', fallbackReason: reason };
     } catch (sseError) {
       const message = sseError instanceof Error ? sseError.message : String(sseError);
@@ -203,7 +206,17 @@ function answeredAsLegacy(error: unknown): boolean {
   return code === 'ERA_NEGOTIATION_FAILED' && data?.cause === undefined;
 }
 
-/** One 2025 opening, tried once more on a stale keep-alive socket. */
+/** What failed, for the caller: a FailedAfterInitialize is told apart only in here. */
+function unwrapped<T>(opening: Promise<T>): Promise<T> {
+  return opening.catch((error: unknown) => {
+    throw error instanceof FailedAfterInitialize ? error.failure : error;
+  });
+}
+
+/**
+ * One 2025 opening, tried once more on a stale keep-alive socket (never after the server
+ * answered initialize: the session it opened may exist).
+ */
 async function connectOnce(
   openLegacy: LegacyOpener,
   config: McpServerConfig,

@@ -62,6 +62,21 @@ describe('transport auto', () => {
     expect(host.requests.slice(0, 2)).toEqual(['POST /hang', 'GET /hang']);
   });
 
+  it('does not fall back once initialize was answered, even when what follows gets a 404', async () => {
+    const { host, servers } = await autoRegistry('/initialized-404');
+    const error = await servers.listResources('remote').catch((caught: unknown) => caught);
+    // The v2 transport's error for the refused notification, classified as on any POST.
+    expect(error).toMatchObject({ code: 'CONNECT_FAILED', server: 'remote', value: 404 });
+    // The probe, initialize (answered), notifications/initialized (404): no SSE stream, no second
+    // initialize.
+    expect(host.requests).toEqual([
+      'POST /initialized-404',
+      'POST /initialized-404',
+      'POST /initialized-404',
+    ]);
+    expect(servers.status('remote')).toMatchObject({ state: 'error', lastError: { code: 'CONNECT_FAILED' } });
+  });
+
   it('type "http" never falls back, even after a 404', async () => {
     const host = await startScriptedHttp({ resources });
     const servers = new McpServerRegistry({
@@ -90,20 +105,18 @@ describe('shouldFallBackToSse', () => {
   const fetchFailure = (code: string) =>
     new TypeError('fetch failed', { cause: Object.assign(new Error(code), { code }) });
 
-  it('allows 404, 405, network errors and timeouts before initialization', () => {
-    expect(shouldFallBackToSse(httpError(404), false)).toBe(true);
-    expect(shouldFallBackToSse(httpError(405), false)).toBe(true);
-    expect(shouldFallBackToSse(fetchFailure('ECONNRESET'), false)).toBe(true);
-    expect(shouldFallBackToSse(new RpcError(-32001, 'Request timed out'), false)).toBe(true);
+  it('allows 404, 405, network errors and timeouts', () => {
+    expect(shouldFallBackToSse(httpError(404))).toBe(true);
+    expect(shouldFallBackToSse(httpError(405))).toBe(true);
+    expect(shouldFallBackToSse(fetchFailure('ECONNRESET'))).toBe(true);
+    expect(shouldFallBackToSse(new RpcError(-32001, 'Request timed out'))).toBe(true);
   });
 
-  it('refuses 401, 403, other statuses, TLS failures, and anything once initialized', () => {
-    expect(shouldFallBackToSse(httpError(401), false)).toBe(false);
-    expect(shouldFallBackToSse(httpError(403), false)).toBe(false);
-    expect(shouldFallBackToSse(httpError(500), false)).toBe(false);
-    expect(shouldFallBackToSse(fetchFailure('DEPTH_ZERO_SELF_SIGNED_CERT'), false)).toBe(false);
-    expect(shouldFallBackToSse(fetchFailure('ERR_TLS_CERT_ALTNAME_INVALID'), false)).toBe(false);
-    expect(shouldFallBackToSse(httpError(404), true)).toBe(false);
-    expect(shouldFallBackToSse(new RpcError(-32001, 'Request timed out'), true)).toBe(false);
+  it('refuses 401, 403, other statuses and TLS failures', () => {
+    expect(shouldFallBackToSse(httpError(401))).toBe(false);
+    expect(shouldFallBackToSse(httpError(403))).toBe(false);
+    expect(shouldFallBackToSse(httpError(500))).toBe(false);
+    expect(shouldFallBackToSse(fetchFailure('DEPTH_ZERO_SELF_SIGNED_CERT'))).toBe(false);
+    expect(shouldFallBackToSse(fetchFailure('ERR_TLS_CERT_ALTNAME_INVALID'))).toBe(false);
   });
 });

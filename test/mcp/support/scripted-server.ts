@@ -135,7 +135,8 @@ export interface ScriptedHttpHost {
 /**
  * Streamable HTTP (stateless) on `/mcp`; the SDK's SSEServerTransport on GET of any path,
  * with messages POSTed to `/messages`; `/404`, `/405`, `/401`, `/403` answer POSTs with that
- * status and `/hang` never answers a POST. 127.0.0.1 only.
+ * status and `/hang` never answers a POST; `/initialized-404` is `/mcp` whose
+ * `notifications/initialized` gets a 404. 127.0.0.1 only.
  */
 export async function startScriptedHttp(
   options: ScriptedServerOptions = {},
@@ -158,12 +159,18 @@ export async function startScriptedHttp(
         transport.onclose = () => sseSessions.delete(transport.sessionId);
         return createScriptedServer(options).connect(transport);
       }
-      if (request.method === 'POST' && url.pathname === '/mcp') {
+      if (request.method === 'POST' && (url.pathname === '/mcp' || url.pathname === '/initialized-404')) {
+        const body = await readJson(request);
+        if (
+          url.pathname === '/initialized-404' &&
+          (body as { method?: unknown }).method === 'notifications/initialized'
+        )
+          return void response.writeHead(404).end();
         const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
         const server = createScriptedServer(options);
         response.on('close', () => void server.close());
         await server.connect(transport);
-        return transport.handleRequest(request, response, await readJson(request));
+        return transport.handleRequest(request, response, body);
       }
       if (request.method === 'POST' && url.pathname === '/hang') return;
       const status = Number(url.pathname.slice(1));
