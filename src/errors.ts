@@ -107,3 +107,17 @@ export class ContextError extends Error implements ContextErrorDetails {
     return typeof error === 'object' && error !== null && (error as { [marker]?: unknown })[marker] === true;
   }
 }
+
+/**
+ * The first error in `error`'s cause chain (itself first) that `test` accepts, at most
+ * `maxDepth` deep: the SDKs wrap what failed (a refused token request inside a failed connect,
+ * our own refusal inside the transport's), and a chain from a server is not trusted to end.
+ */
+export function causeWhere(error: unknown, test: (error: Error) => boolean, maxDepth = 5): Error | undefined {
+  let current = error;
+  for (let depth = 0; depth < maxDepth && current instanceof Error; depth++) {
+    if (test(current)) return current;
+    current = current.cause;
+  }
+  return undefined;
+}

@@ -1,5 +1,5 @@
 import type { OAuthDiscoveryState } from '@modelcontextprotocol/client';
-import { ContextError } from '../errors.js';
+import { ContextError, causeWhere } from '../errors.js';
 
 /**
  * RFC 8414 §3.3 (MCP 2026-07-28, SEP-2468): authorization-server metadata whose `issuer` is not
@@ -29,24 +29,19 @@ export function checkMetadataIssuer(state: OAuthDiscoveryState, server: string):
  * anything else.
  */
 export function metadataIssuerMismatchOf(error: unknown, server: string): ContextError | undefined {
-  for (let current = error, depth = 0; current instanceof Error && depth < 5; depth++) {
-    if (ContextError.isInstance(current)) return undefined;
-    const { kind, expected, received } = current as {
-      kind?: unknown;
-      expected?: unknown;
-      received?: unknown;
-    };
-    if (current.name === 'IssuerMismatchError' && kind === 'metadata' && typeof expected === 'string') {
-      return new ContextError(
-        'AUTH_FAILED',
-        `server "${server}": the authorization server ${JSON.stringify(expected)} sent metadata whose issuer is ${JSON.stringify(typeof received === 'string' ? received.slice(0, 200) : null)}: it is not used (RFC 8414 §3.3)`,
-        { server, field: 'issuer' },
-        current,
-      );
-    }
-    current = current.cause;
-  }
-  return undefined;
+  // Our own error, deeper down or not, already says what happened.
+  const found = causeWhere(
+    error,
+    (cause) => ContextError.isInstance(cause) || isMetadataIssuerMismatch(cause),
+  );
+  if (found === undefined || ContextError.isInstance(found)) return undefined;
+  const { expected, received } = found as { expected?: unknown; received?: unknown };
+  return new ContextError(
+    'AUTH_FAILED',
+    `server "${server}": the authorization server ${JSON.stringify(expected)} sent metadata whose issuer is ${JSON.stringify(typeof received === 'string' ? received.slice(0, 200) : null)}: it is not used (RFC 8414 §3.3)`,
+    { server, field: 'issuer' },
+    found,
+  );
 }
 
 // --- Internal helpers ---
@@ -57,4 +52,10 @@ function sameUrl(a: string, b: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** v2's IssuerMismatchError for authorization-server metadata (not for an authorization response). */
+function isMetadataIssuerMismatch(error: Error): boolean {
+  const { kind, expected } = error as { kind?: unknown; expected?: unknown };
+  return error.name === 'IssuerMismatchError' && kind === 'metadata' && typeof expected === 'string';
 }

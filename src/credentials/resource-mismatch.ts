@@ -1,4 +1,4 @@
-import { ContextError } from '../errors.js';
+import { ContextError, causeWhere } from '../errors.js';
 
 /**
  * The SDK's `auth()` refuses protected-resource metadata whose `resource` is not the MCP server's
@@ -14,18 +14,18 @@ const mismatchPattern = /^Protected resource (\S+) does not match expected (\S+)
  * not an unreachable one: it waits for its operator, not for a reconnect.
  */
 export function resourceMismatchOf(error: unknown, server: string): ContextError | undefined {
-  for (let current = error, depth = 0; current instanceof Error && depth < 5; depth++) {
-    if (ContextError.isInstance(current)) return undefined;
-    const match = mismatchPattern.exec(current.message);
-    if (match !== null) {
-      return new ContextError(
-        'AUTH_RESOURCE_MISMATCH',
-        `server "${server}": its protected-resource metadata names the resource ${match[1]}, not ${match[2]}: no token is requested for it`,
-        { server, field: 'resource', value: match[1] },
-        current,
-      );
-    }
-    current = current.cause;
-  }
-  return undefined;
+  // Our own error, deeper down or not, already says what happened.
+  const found = causeWhere(
+    error,
+    (cause) => ContextError.isInstance(cause) || mismatchPattern.test(cause.message),
+  );
+  const match =
+    found === undefined || ContextError.isInstance(found) ? null : mismatchPattern.exec(found.message);
+  if (match === null) return undefined;
+  return new ContextError(
+    'AUTH_RESOURCE_MISMATCH',
+    `server "${server}": its protected-resource metadata names the resource ${match[1]}, not ${match[2]}: no token is requested for it`,
+    { server, field: 'resource', value: match[1] },
+    found,
+  );
 }

@@ -1,5 +1,5 @@
 import type { FetchLike, RequestOptions, Transport, Client as V2Client } from '@modelcontextprotocol/client';
-import { ContextError } from '../errors.js';
+import { ContextError, causeWhere } from '../errors.js';
 import { createModernTransport, type ModernEndpoint } from './create-modern-transport.js';
 import { endChildProcess } from './end-child-process.js';
 import { askedInputOf, InputRequiredError } from './input-required-error.js';
@@ -339,7 +339,7 @@ function classifiable(error: unknown): unknown {
   if (!(error instanceof Error) || error instanceof RpcError) return error;
   // Our fetch's own refusals (ENDPOINT_DENIED, LIMIT_EXCEEDED …) come wrapped in the SDK's
   // (a failed probe is ERA_NEGOTIATION_FAILED): they say exactly what went wrong, as on 2025.
-  const own = ownErrorIn(error);
+  const own = causeWhere(error, ContextError.isInstance);
   if (own !== undefined) return own;
   const { code, data } = error as { code?: unknown; data?: unknown };
   if (typeof code === 'number')
@@ -363,15 +363,6 @@ function classifiable(error: unknown): unknown {
   const rpcCode = sdkErrorCodes[code];
   if (rpcCode !== undefined) return withCause(new RpcError(rpcCode, error.message, data), error);
   return error;
-}
-
-function ownErrorIn(error: Error): ContextError | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
-    if (ContextError.isInstance(current)) return current;
-    current = current.cause;
-  }
-  return undefined;
 }
 
 function withoutPrefix(message: string): string {
