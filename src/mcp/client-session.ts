@@ -146,7 +146,9 @@ function abortedWith(fetch: FetchLike, signal: AbortSignal, connecting: () => bo
  */
 export class ClientSession implements McpSession {
   readonly #client: V2Client;
-  readonly #listens: ListenSubscriptions;
+  /** The session's `subscriptions/listen` stream: made on the first subscribe, on 2026-07-28 only. */
+  #listens: ListenSubscriptions | undefined;
+  readonly #ackTimeoutMs: number | undefined;
   readonly #tools = new ListedTools();
   readonly #answerInput: InputAnswerer | undefined;
   /** Whether the session runs over Streamable HTTP (where a 2025 session may be stateless). */
@@ -161,7 +163,7 @@ export class ClientSession implements McpSession {
     options: { ackTimeoutMs?: number; answerInput?: InputAnswerer; streamableHttp?: boolean } = {},
   ) {
     this.#client = client;
-    this.#listens = new ListenSubscriptions(client, options.ackTimeoutMs);
+    this.#ackTimeoutMs = options.ackTimeoutMs;
     this.#answerInput = options.answerInput;
     this.streamableHttp = options.streamableHttp ?? false;
   }
@@ -250,12 +252,20 @@ export class ClientSession implements McpSession {
   // session whose filter is every URI subscribed here (see ListenSubscriptions).
   subscribeResource: McpSession['subscribeResource'] = (params, options) =>
     this.modern
-      ? translated(this.#listens.subscribe(params.uri).then(() => ({})))
+      ? translated(
+          this.#listening()
+            .subscribe(params.uri)
+            .then(() => ({})),
+        )
       : this.#send({ method: 'resources/subscribe', params }, options);
 
   unsubscribeResource: McpSession['unsubscribeResource'] = (params, options) =>
     this.modern
-      ? translated(this.#listens.unsubscribe(params.uri).then(() => ({})))
+      ? translated(
+          this.#listening()
+            .unsubscribe(params.uri)
+            .then(() => ({})),
+        )
       : this.#send({ method: 'resources/unsubscribe', params }, options);
 
   getServerCapabilities: McpSession['getServerCapabilities'] = () =>
@@ -267,9 +277,14 @@ export class ClientSession implements McpSession {
   getInstructions: McpSession['getInstructions'] = () => this.#client.getInstructions();
 
   close = async (): Promise<void> => {
-    await this.#listens.close().catch(() => undefined);
+    await this.#listens?.close().catch(() => undefined);
     await this.#client.close();
   };
+
+  #listening(): ListenSubscriptions {
+    this.#listens ??= new ListenSubscriptions(this.#client, this.#ackTimeoutMs);
+    return this.#listens;
+  }
 
   /** `allowInputRequired`: an `input_required` answer is returned, not fulfilled by the SDK. */
   #send<T>(
