@@ -1,5 +1,4 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { GetPromptRequestSchema, ListPromptsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Server } from '@modelcontextprotocol/server';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { startHttpHost } from '../../fixtures/gitnexus/http-host.js';
 import type { ProvideResult } from '../../src/index.js';
@@ -9,8 +8,8 @@ import { startCliWorkspace } from './support/cli-workspace.js';
 async function startEmbeddingServer(): Promise<string> {
   const host = await startHttpHost(() => {
     const server = new Server({ name: 'embedder', version: '1.0.0' }, { capabilities: { prompts: {} } });
-    server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: [{ name: 'brief' }] }));
-    server.setRequestHandler(GetPromptRequestSchema, () => ({
+    server.setRequestHandler('prompts/list', () => ({ prompts: [{ name: 'brief' }] }));
+    server.setRequestHandler('prompts/get', () => ({
       messages: [
         {
           role: 'user' as const,

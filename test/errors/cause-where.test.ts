@@ -23,7 +23,12 @@ describe('causeWhere', () => {
     const b = new Error('b', { cause: a });
     a.cause = b;
     let visits = 0;
-    expect(causeWhere(a, () => (visits++, false))).toBeUndefined();
+    expect(
+      causeWhere(a, () => {
+        visits++;
+        return false;
+      }),
+    ).toBeUndefined();
     expect(visits).toBe(5);
   });
 });

@@ -95,7 +95,9 @@ describe.each<TransportKind>(['memory', 'http'])('McpServerRegistry over %s', (t
       .readResource('gitnexus', 'gitnexus://repos')
       .catch((caught: unknown) => caught);
     expect(ContextError.isInstance(error)).toBe(true);
-    expect(error).toMatchObject({ code: 'RESOURCE_NOT_FOUND', rpcCode: -32002, server: 'gitnexus' });
+    // The fixture is on the v2 server package, which sends every -32002 as 2026-07-28's -32602 (on
+    // 2025 sessions too); a 2025 server's own -32002 is test/mcp/remote-transports.test.ts's.
+    expect(error).toMatchObject({ code: 'RESOURCE_NOT_FOUND', rpcCode: -32602, server: 'gitnexus' });
     await expect(servers.getPrompt('gitnexus', 'nope')).rejects.toMatchObject({
       code: 'PROTOCOL_ERROR',
       rpcCode: -32603,

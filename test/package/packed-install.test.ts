@@ -100,6 +100,28 @@ describe('the packed package, installed without better-sqlite3', () => {
     }
   });
 
+  it('runs the published fixtures without the v1 MCP SDK, which it does not install', async () => {
+    expect(existsSync(join(project, 'node_modules/@modelcontextprotocol/sdk'))).toBe(false);
+    const script = `
+      import { McpServerRegistry } from 'mcp-resource-context';
+      import { startGitNexusFixture } from 'mcp-resource-context/fixtures';
+      const fixture = await startGitNexusFixture({ transport: 'http' });
+      const servers = new McpServerRegistry({ mcpServers: { gitnexus: fixture.serverConfig } });
+      const { contents } = await servers.readResource('gitnexus', 'gitnexus://repos');
+      console.log(JSON.stringify({ protocolVersion: servers.status('gitnexus').protocolVersion, text: contents[0].text }));
+      await servers.close();
+      await fixture.close();
+    `;
+    writeFileSync(join(project, 'fixture.mjs'), script);
+    const result = await exec(process.execPath, ['fixture.mjs'], project);
+    expect(result.code, result.stderr).toBe(0);
+    const output = JSON.parse(result.stdout) as { protocolVersion: string; text: string };
+    expect(output).toMatchObject({
+      protocolVersion: '2025-11-25',
+      text: expect.stringContaining('acme-shop'),
+    });
+  });
+
   it('loads the root entry and runs provide() against the bundled fixture', async () => {
     const script = consumerScript(`
       const { blocks, trace } = await provider.provide({ pipelineId: 'support' });

@@ -1,6 +1,5 @@
 import { getEventListeners } from 'node:events';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { ListResourcesRequestSchema, ReadResourceRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Server } from '@modelcontextprotocol/server';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { startHttpHost } from '../../fixtures/gitnexus/http-host.js';
 import { MemoryAttachmentStore } from '../../src/attachments/memory-attachment-store.js';
@@ -19,10 +18,10 @@ const notesPerConversation = 2;
 async function startNotesServer() {
   const host = await startHttpHost(() => {
     const server = new Server({ name: 'notes', version: '1.0.0' }, { capabilities: { resources: {} } });
-    server.setRequestHandler(ListResourcesRequestSchema, async () => ({
+    server.setRequestHandler('resources/list', async () => ({
       resources: pins.map((uri) => ({ uri, name: uri, mimeType: 'text/plain' })),
     }));
-    server.setRequestHandler(ReadResourceRequestSchema, async ({ params }) => ({
+    server.setRequestHandler('resources/read', async ({ params }) => ({
       contents: [
         { uri: params.uri, mimeType: 'text/plain', text: `${params.uri}: ${'a note line. '.repeat(20)}` },
       ],

@@ -1,5 +1,4 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { ReadResourceRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Server } from '@modelcontextprotocol/server';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { startStatelessServer } from '../../fixtures/index.js';
 import { MemoryAttachmentStore } from '../../src/attachments/memory-attachment-store.js';
@@ -63,8 +62,8 @@ async function startKeyedServer() {
   const host = await startStatelessServer({
     createServer: () => {
       const server = new Server({ name: 'crm', version: '1.0.0' }, { capabilities: { resources: {} } });
-      server.setRequestHandler(ReadResourceRequestSchema, (request, extra) => {
-        const key = String(extra.requestInfo?.headers['x-api-key'] ?? 'none');
+      server.setRequestHandler('resources/read', (request, ctx) => {
+        const key = ctx.http?.req?.headers.get('x-api-key') ?? 'none';
         reads.push(key);
         // Named by the tenant, not the key: the registry redacts a credential a server echoes.
         const text = `accounts for ${key.replace('key-of-', 'tenant ')}`;
