@@ -183,11 +183,15 @@ function connectSupported(
 
 /**
  * Whether a failed probe leaves the 2025 `initialize` worth trying: not after our own refusal
- * (a denied endpoint, a reply past its cap) or a timeout (silence over HTTP is an outage, and
- * waiting twice would double it); after anything else, whose 2025 answer says best what is wrong.
+ * (a denied endpoint, a reply past its cap), a timeout (silence over HTTP is an outage, and
+ * waiting twice would double it) or a refused authorization (the v2 transport already authorized
+ * once and was refused again: initialize would only fetch another token to be refused); after
+ * anything else, whose 2025 answer says best what is wrong.
  */
 function worthInitialize(error: unknown): boolean {
   if (ContextError.isInstance(error)) return false;
+  const status = httpStatusOf(error);
+  if (status === 401 || status === 403 || (error as { name?: unknown }).name === 'UnauthorizedError') return false;
   return !(error instanceof RpcError && error.code === rpcErrorCodes.requestTimeout);
 }
 

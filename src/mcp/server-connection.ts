@@ -504,9 +504,10 @@ export class ServerConnection {
       verdicts: this.#eraVerdicts,
       endpoint: key,
       versions: modernProtocolVersions,
-      // Not with a token provider (client credentials, cross-app access): against a 2025 server
-      // the v2 transport would fetch a token for the probe and the 2025 client another one.
-      probe: endpoint.kind === 'http' && endpoint.authProvider === undefined,
+      // With a token provider too (client credentials, cross-app access): the probe's transport
+      // and the 2025 one are handed the same provider, so the token the probe's 401 fetched is
+      // the one initialize carries.
+      probe: endpoint.kind === 'http',
       connect: (protocolVersion) =>
         this.#openSession({ era: 'modern', protocolVersion, endpoint }, timeoutMs, signal),
     };

@@ -118,6 +118,40 @@ describe('OAuth on the 2026-07-28 path (the OAuth fixture with a modern-only MCP
     ]);
   });
 
+  it.each([
+    ['modern-only', ['server/discover', 'server/discover', 'resources/read'], '2026-07-28'],
+    // A 2025 server answers the probe as one of no later revision: initialize carries the token
+    // the probe fetched (the same provider), so the server still gets one token request.
+    [
+      '2025',
+      ['server/discover', 'server/discover', 'initialize', 'notifications/initialized', 'resources/read'],
+      '2025-11-25',
+    ],
+  ] as const)(
+    'client credentials on a %s server: probed, one token request, the session on its newest revision',
+    async (eras, methods, protocolVersion) => {
+      const server = await setUp({ eras });
+      const auth = {
+        type: 'oauth-client-credentials',
+        issuer: server.origin,
+        clientId: 'svc',
+        clientSecret: 's3cret',
+      } as const;
+      const servers = new McpServerRegistry({
+        mcpServers: { notes: { type: 'http', url: server.url, auth } },
+        reconnect: false,
+      });
+      onTestFinished(() => servers.close());
+
+      const read = await servers.readResource('notes', 'private://notes');
+
+      expect(read.contents[0]).toMatchObject({ text: 'notes of service' });
+      expect(servers.status('notes')).toMatchObject({ protocolVersion });
+      expect(server.log.mcpMethods).toEqual(methods);
+      expect(server.log.tokenRequests).toEqual([{ grantType: 'client_credentials', resource: server.url }]);
+    },
+  );
+
   it('a known-modern endpoint: the v2 client discovers, registers, authorizes with PKCE and the resource, with no initialize', async () => {
     const server = await setUp();
     const connection = await knownModern(server.url);

@@ -48,8 +48,9 @@ describe('transport auto', () => {
     const { host, servers } = await autoRegistry(`/${status}`);
     const error = await servers.listResources('remote').catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: 'CONNECT_FAILED', server: 'remote', value: Number(status) });
-    // The probe and initialize: no SSE.
-    expect(host.requests).toEqual([`POST /${status}`, `POST /${status}`]);
+    // The probe only: a refusal of credentials says nothing of the era, and initialize would get
+    // the same answer (no initialize, no SSE).
+    expect(host.requests).toEqual([`POST /${status}`]);
     expect(servers.status('remote')).toMatchObject({ state: 'error', lastError: { code: 'CONNECT_FAILED' } });
   });
 
