@@ -18,6 +18,7 @@ import type {
   OAuthStore,
 } from '../../src/credentials/oauth-authorizer.js';
 import { McpServerRegistry, type McpServerRegistryOptions } from '../../src/mcp/mcp-server-registry.js';
+import { clientCredentialsRegistry } from '../support/client-credentials-registry.js';
 import { collectErrorText } from './support/collect-error-text.js';
 
 const redirectUrl = 'http://127.0.0.1:1/callback';
@@ -249,22 +250,6 @@ describe('which client identity is used (pre-registered, then a stored one, then
     expect(server.log.registrations).toBe(1);
   });
 });
-
-/** A registry whose one server `notes` authenticates with client credentials bound to the fixture's issuer. */
-function clientCredentialsRegistry(server: OAuthServer) {
-  const auth = {
-    type: 'oauth-client-credentials',
-    issuer: server.origin,
-    clientId: 'svc',
-    clientSecret: 's3cret',
-  } as const;
-  const servers = new McpServerRegistry({
-    mcpServers: { notes: { type: 'http', url: server.url, auth } },
-    reconnect: false,
-  });
-  onTestFinished(() => servers.close());
-  return servers;
-}
 
 describe('a protected resource that is not this server (RFC 9728 §3.3)', () => {
   it('authorization code: AUTH_RESOURCE_MISMATCH naming the advertised resource, no token requested, not retried as a connect failure', async () => {

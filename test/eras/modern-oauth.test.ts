@@ -13,6 +13,7 @@ import { endpointPolicySchema } from '../../src/mcp/endpoint-policy.js';
 import { EraVerdicts } from '../../src/mcp/era-verdicts.js';
 import { McpServerRegistry } from '../../src/mcp/mcp-server-registry.js';
 import { ServerConnection } from '../../src/mcp/server-connection.js';
+import { clientCredentialsRegistry } from '../support/client-credentials-registry.js';
 import { signInAsPrincipal } from '../support/per-user-harness.js';
 
 const redirectUrl = 'http://127.0.0.1:1/callback';
@@ -131,17 +132,7 @@ describe('OAuth on the 2026-07-28 path (the OAuth fixture with a modern-only MCP
     'client credentials on a %s server: probed, one token request, the session on its newest revision',
     async (eras, methods, protocolVersion) => {
       const server = await setUp({ eras });
-      const auth = {
-        type: 'oauth-client-credentials',
-        issuer: server.origin,
-        clientId: 'svc',
-        clientSecret: 's3cret',
-      } as const;
-      const servers = new McpServerRegistry({
-        mcpServers: { notes: { type: 'http', url: server.url, auth } },
-        reconnect: false,
-      });
-      onTestFinished(() => servers.close());
+      const servers = clientCredentialsRegistry(server);
 
       const read = await servers.readResource('notes', 'private://notes');
 
