@@ -191,7 +191,8 @@ function connectSupported(
 function worthInitialize(error: unknown): boolean {
   if (ContextError.isInstance(error)) return false;
   const status = httpStatusOf(error);
-  if (status === 401 || status === 403 || (error as { name?: unknown }).name === 'UnauthorizedError') return false;
+  if (status === 401 || status === 403 || (error as { name?: unknown }).name === 'UnauthorizedError')
+    return false;
   return !(error instanceof RpcError && error.code === rpcErrorCodes.requestTimeout);
 }
 
