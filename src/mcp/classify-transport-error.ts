@@ -33,11 +33,22 @@ export function isStdioMessageOverflow(error: unknown): boolean {
  * knows that (FailedAfterInitialize), not the error.
  */
 export function shouldFallBackToSse(error: unknown): boolean {
+  if (refusedCredentials(error)) return false;
   const status = httpStatusOf(error);
   if (status !== undefined) return status === 404 || status === 405;
   if (error instanceof RpcError) return error.code === rpcErrorCodes.requestTimeout;
   if (isTlsFailure(error)) return false;
   return isNetworkFailure(error);
+}
+
+/**
+ * Whether the server refused the request's credentials (HTTP 401 or 403, after the transport's
+ * own authorization where it has one): an answer about who is asking, not about the transport
+ * or the era, so no other opening (SSE, a 2025 initialize after the probe) is tried.
+ */
+export function refusedCredentials(error: unknown): boolean {
+  const status = httpStatusOf(error);
+  return status === 401 || status === 403;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { ContextError } from '../errors.js';
-import { httpStatusOf, shouldFallBackToSse } from './classify-transport-error.js';
+import { httpStatusOf, refusedCredentials, shouldFallBackToSse } from './classify-transport-error.js';
 import { FailedAfterInitialize } from './client-session.js';
 import type { EraVerdicts } from './era-verdicts.js';
 import type { McpSession } from './mcp-session.js';
@@ -190,9 +190,7 @@ function connectSupported(
  */
 function worthInitialize(error: unknown): boolean {
   if (ContextError.isInstance(error)) return false;
-  const status = httpStatusOf(error);
-  if (status === 401 || status === 403 || (error as { name?: unknown }).name === 'UnauthorizedError')
-    return false;
+  if (refusedCredentials(error)) return false;
   return !(error instanceof RpcError && error.code === rpcErrorCodes.requestTimeout);
 }
 
