@@ -1,4 +1,5 @@
 import { bytePairEncode } from './byte-pair-encode.js';
+import { detachedCopy } from './detached-copy.js';
 import type { TokenizerEncoding } from './encoding-for-model.js';
 import { PieceScanner } from './scan-pieces.js';
 import { vocabularyOf } from './vocabulary-of.js';
@@ -6,9 +7,6 @@ import { vocabularyOf } from './vocabulary-of.js';
 /** Pieces whose tokens an encoder keeps by default (a few MB at most). */
 export const defaultPieceEntries = 50_000;
 
-// V8 makes a substring of 13 characters or more a view of the string it was cut from; a kept
-// piece that long is copied, so the cache does not hold whole resource bodies alive.
-const viewFromChars = 13;
 // Longer pieces (runs of one character class) are rare and costly to keep: encoded each time.
 const keptPieceChars = 256;
 // Tokens of a chunk are written to a buffer kept between texts, up to this many (256 KB).
@@ -54,7 +52,8 @@ export class OrdinaryEncoder {
         value = encoded.length === 1 ? (encoded[0] as number) : encoded;
         if (piece.length <= keptPieceChars) {
           if (known.size >= this.pieceEntries) known.clear();
-          known.set(piece.length < viewFromChars ? piece : Buffer.from(piece).toString(), value);
+          // A copy: the piece is a view of the body it was cut from (see detachedCopy).
+          known.set(detachedCopy(piece), value);
         }
       }
       const needed = count + (typeof value === 'number' ? 1 : value.length);

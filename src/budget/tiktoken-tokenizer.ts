@@ -6,6 +6,7 @@ import { boundedByCount } from '../options/bounded-by-count.js';
 import { bytePairEncode } from './byte-pair-encode.js';
 import { encodeChunked } from './count-tokens-chunked.js';
 import { decodeUtf8Whole } from './decode-utf8-whole.js';
+import { detachedCopy } from './detached-copy.js';
 import { encodeGuarded, type PieceEncoder } from './encode-guarded.js';
 import { defaultPieceEntries, OrdinaryEncoder } from './encode-ordinary.js';
 import { encodingForModel, type TokenizerEncoding } from './encoding-for-model.js';
@@ -131,7 +132,8 @@ export function createTiktokenTokenizer(
     const known = shortCounts.get(text);
     if (known !== undefined) return known;
     const count = encodeGuarded(text, pieceEncoder).length;
-    shortCounts.set(text, count);
+    // A copy as the key: the text is often cut from a body, which the key would keep alive.
+    shortCounts.set(detachedCopy(text), count);
     return count;
   };
 

@@ -12,12 +12,12 @@ import type { Invalidation, SharedCacheStatus, SharedTier } from './shared-tier.
 
 /** The content cache's options; the provider's `cache` and the config file's take the same. */
 export const cacheOptionsSchema = z.strictObject({
-  /** Bytes of content held at most (default 64 MiB). */
+  /** Bytes of content held at most (default 32 MiB). */
   maxBytes: z
     .number()
     .int()
     .positive()
-    .default(64 * 1024 * 1024),
+    .default(32 * 1024 * 1024),
   /**
    * Bytes of what turns derive from the content held at most: conversions, token arrays,
    * renderings (default `derivedBytesPerContentByte` × maxBytes, so every body the cache holds
@@ -176,12 +176,13 @@ interface Flight {
 }
 
 /**
- * What the derived cache needs per byte of content to hold everything derived from a full
- * content cache: converted text is UTF-16 (up to 2 bytes per content byte), token arrays 4 bytes
- * a token (a token per ~4 bytes of text: about 1 byte per content byte), and renderings and
- * whole turns take the rest.
+ * The derived cache's bound per byte of content (docs/caches.md, "The derived cache"): what is
+ * derived may take half as much again as the content it derives from. Holding everything derived
+ * from a full content cache would take about 2.5× (conversions and token arrays about 1× each,
+ * by what V8 holds); at 1.5× the least recently used bodies' derived forms go first, and are
+ * derived again if a turn asks for them (a library in someone else's process, issue 38.3).
  */
-export const derivedBytesPerContentByte = 4;
+export const derivedBytesPerContentByte = 1.5;
 
 // An entry may take a quarter of the cache: one huge resource cannot flush everything else.
 const entryShare = 4;
@@ -464,7 +465,7 @@ export class ContentCache extends EventEmitter<CacheEvents> {
 
   /** The bound for what turns derive from this cache's content (the derived cache's size). */
   get derivedMaxBytes(): number {
-    return this.#options.derivedMaxBytes ?? derivedBytesPerContentByte * this.#options.maxBytes;
+    return this.#options.derivedMaxBytes ?? Math.floor(derivedBytesPerContentByte * this.#options.maxBytes);
   }
 
   get metrics(): CacheMetrics {

@@ -9,25 +9,30 @@ import type { Conversion, ConversionMemo } from '../convert/prepare-attachment.j
 import { boundedByCount } from '../options/bounded-by-count.js';
 import { parseOptions } from '../options/parse-options.js';
 import { getQuietly } from './get-quietly.js';
+import { heldTextBytes } from './held-text-bytes.js';
 import { SegmentedLru } from './segmented-lru.js';
 
 const derivedCacheOptionsSchema = z.strictObject({
   /**
-   * Bytes held at most (default 256 MiB, what a default 64 MiB content cache derives): half for
+   * Bytes held at most (default 48 MiB, 1.5× a default 32 MiB content cache): half for
    * conversions, a quarter for token arrays, 3/32 each for renderings and whole turns, 1/16 for
-   * `relevant`'s chunk indexes.
+   * `relevant`'s chunk indexes. Text is counted as V8 holds it (see heldTextBytes), and each
+   * entry its key and a fixed overhead.
    */
   maxBytes: z
     .number()
     .int()
     .positive()
-    .default(256 * 1024 * 1024),
+    .default(48 * 1024 * 1024),
 });
 
 export type DerivedCacheOptions = z.input<typeof derivedCacheOptionsSchema>;
 
 // Each kind's probation segment: an eighth of its share (see SegmentedLru).
 const probationShare = 8;
+// What an entry holds beyond its derived bytes and its key: the objects around them and the
+// LRU's own slots (measured in heap snapshots: about 300 to 600 bytes an entry, by kind).
+const entryOverheadBytes = 256;
 
 /**
  * What a turn derives from content that did not change: the converted, escaped form of a read
@@ -60,33 +65,36 @@ export class DerivedCache implements ConversionMemo, BudgetMemo {
     this.#renderings = segmented({
       maxSize: Math.floor((maxBytes * 3) / 32),
       // The block's text; media parts share their data with the conversion.
-      sizeCalculation: (rendered) => Math.max(1, rendered.block.text.length * 2),
+      sizeCalculation: (rendered, key) => entryBytes(key, heldTextBytes(rendered.block.text)),
     });
     this.#frameCosts = new LRUCache(boundedByCount(10_000));
     this.#compositions = segmented({
       maxSize: Math.floor((maxBytes * 3) / 32),
-      // Its key (one line per attachment) and its blocks' text, which the renderings may share.
+      // Its blocks' text (which the renderings may share) and its key, one line per attachment.
       sizeCalculation: (composed, key) =>
-        Math.max(1, 2 * key.length + composed.blocks.reduce((sum, block) => sum + 2 * block.text.length, 0)),
+        entryBytes(
+          key,
+          composed.blocks.reduce((sum, block) => sum + heldTextBytes(block.text), 0),
+        ),
     });
-    // Converted text is UTF-16: up to 2 bytes per content byte, the largest share.
+    // Converted text, the largest share.
     this.#conversions = segmented({
       maxSize: Math.floor(maxBytes / 2),
-      sizeCalculation: (conversion) =>
-        Math.max(
-          1,
+      sizeCalculation: (conversion, key) =>
+        entryBytes(
+          key,
           conversion.sections.reduce((sum, section) => sum + sizeOf(section), 0),
         ),
     });
     // An index's own estimate: postings, term keys and per-chunk arrays; chunk counts fill in place.
     this.#chunkIndexes = segmented({
       maxSize: Math.max(1, Math.floor(maxBytes / 16)),
-      sizeCalculation: (index) => Math.max(1, index.bytes),
+      sizeCalculation: (index, key) => entryBytes(key, index.bytes),
     });
     // 4 bytes a token, about one token per 4 bytes of text.
     this.#measures = segmented({
       maxSize: Math.floor(maxBytes / 4),
-      sizeCalculation: (measure) => Math.max(1, measure.head.tokens.byteLength),
+      sizeCalculation: (measure, key) => entryBytes(key, measure.head.tokens.byteLength),
     });
   }
 
@@ -237,10 +245,15 @@ function segmented<Value extends {}>(options: {
 const registryIds = new WeakMap<ConverterRegistry, number>();
 let lastRegistryId = 0;
 
+/** What an entry holds: what it derives, its key, and the objects that hold them. */
+function entryBytes(key: string, derivedBytes: number): number {
+  return derivedBytes + heldTextBytes(key) + entryOverheadBytes;
+}
+
 function sizeOf(section: ConvertedSection): number {
-  // A lazily escaped text by its raw length: reading `text` would escape it whole. Escaped, it is
+  // A lazily escaped text by its raw text: reading `text` would escape it whole. Escaped, it is
   // the raw text itself unless escaping changed something (then a copy a little longer).
-  if (section.kind === 'text') return (section.escaped?.raw.length ?? section.text.length) * 2;
+  if (section.kind === 'text') return heldTextBytes(section.escaped?.raw ?? section.text);
   if (section.kind === 'media') return section.data.length;
   return 64;
 }

@@ -111,7 +111,7 @@ describe('ContentCache admission: reads on probation', () => {
   });
 
   it('by default an eighth of maxBytes is probation; 0 turns admission off; more than half is refused', async () => {
-    expect(new ContentCache().probationMaxBytes).toBe(8 * 1024 * 1024);
+    expect(new ContentCache().probationMaxBytes).toBe(4 * 1024 * 1024);
     expect(new ContentCache({ maxBytes: 16 * kib }).probationMaxBytes).toBe(2 * kib);
     const plain = new ContentCache({ maxBytes: 16 * kib, probationMaxBytes: 0 });
     for (let index = 0; index < 16; index++) await readOnce(plain, oneOff(index));

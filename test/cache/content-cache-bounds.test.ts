@@ -233,11 +233,13 @@ describe('ContentCache bounds', () => {
     expect((await cache.read({ server: 's', uri: 'x://fits' }, async () => body(''))).cache).toBe('hit');
   });
 
-  it('by default holds 64 MiB: a 16 MiB entry (with its overhead) is kept', async () => {
+  it('by default holds 32 MiB: an 8 MiB entry (with its overhead) is kept, one byte more is not', async () => {
     const cache = new ContentCache();
-    const text = 'x'.repeat(16 * 1024 * 1024 - 512);
+    const text = 'x'.repeat(8 * 1024 * 1024 - 512);
     await cache.read({ server: 's', uri: 'x://big' }, async () => body(text));
     expect(cache.metrics).toMatchObject({ entries: 1, tooLargeToCache: 0 });
+    await cache.read({ server: 's', uri: 'x://bigger' }, async () => body(`${text}x`));
+    expect(cache.metrics).toMatchObject({ entries: 1, tooLargeToCache: 1 });
   });
 
   it('evicts the least recently used, counting each eviction', async () => {

@@ -11,9 +11,9 @@ const pins = 16;
 
 /**
  * A controlled server `docs` with 16 distinct 1 MiB text documents, all pinned to `support`, and
- * a provider whose plain-text converter counts its calls. 16 MiB of content converts to 32 MiB of
- * UTF-16 text: more than the 24 MiB the derived cache's conversions had when it was a fixed
- * 64 MiB, well inside a default 64 MiB content cache.
+ * a provider whose plain-text converter counts its calls. 16 MiB of content, inside a default
+ * 32 MiB content cache; its conversions (16 MiB of ASCII text, held at a byte a character) fit the
+ * 21 MiB the default derived cache's conversions keep in main.
  */
 async function startLargePins(provider: Partial<ResourceContextProviderOptions> = {}) {
   const documents = Object.fromEntries(
@@ -53,8 +53,8 @@ describe('the derived cache follows the content cache', () => {
     const warm = await provider.provide({ pipelineId: 'support' });
     expect(warm.trace.entries.filter((entry) => entry.cache === 'hit')).toHaveLength(pins);
     expect(conversions()).toBe(pins);
-    // Each conversion is accounted as 2 MiB of UTF-16 text, all of them held.
-    expect(provider.metrics?.derivedBytesHeld).toBeGreaterThan(2 * pins * mebibyte);
+    // Each conversion is accounted as 1 MiB of text (ASCII, held at a byte a character), all held.
+    expect(provider.metrics?.derivedBytesHeld).toBeGreaterThan(pins * mebibyte);
   });
 
   it('a shared ContentCache sizes the derived cache of every provider over it', async () => {
@@ -70,7 +70,7 @@ describe('the derived cache follows the content cache', () => {
     const { provider, conversions } = await startLargePins({ cache: { derivedMaxBytes: 16 * mebibyte } });
     await provider.provide({ pipelineId: 'support' });
     await provider.provide({ pipelineId: 'support' });
-    // 8 MiB for conversions holds 4 of the 16: the next turn, in pin order, finds none of them.
+    // 8 MiB for conversions (7 MiB main) holds 6 of the 16: the next turn, in pin order, finds none of them.
     expect(conversions()).toBe(2 * pins);
     expect(provider.metrics?.derivedBytesHeld).toBeLessThanOrEqual(16 * mebibyte);
   });
@@ -84,7 +84,8 @@ describe('the derived cache follows the content cache', () => {
         }),
       );
     }
-    expect(new ContentCache({ maxBytes: 1000 }).derivedMaxBytes).toBe(4000);
+    expect(new ContentCache({ maxBytes: 1000 }).derivedMaxBytes).toBe(1500);
+    expect(new ContentCache({ maxBytes: 1001 }).derivedMaxBytes).toBe(1501);
     expect(new ContentCache({ maxBytes: 1000, derivedMaxBytes: 10 }).derivedMaxBytes).toBe(10);
   });
 });

@@ -65,44 +65,47 @@ describe('DerivedCache', () => {
     ]).toEqual([undefined, undefined, undefined, undefined]);
   });
 
-  it('bytesHeld: text at two bytes a character, media by its base64, an omitted item 64, token arrays by their bytes, renderings and compositions by their text and key', async () => {
+  it('bytesHeld: text as V8 holds it (ASCII one byte a character, else two), media by its base64, an omitted item 64, token arrays by their bytes, renderings and compositions by their text; each entry its key and 256 bytes more', async () => {
     const cache = new DerivedCache();
     expect(cache.bytesHeld).toBe(0);
     cache.keepConversion(
       'c',
       conversion([
         { kind: 'text', uri: 'x://a', mimeType: 'text/plain', bytes: 3, text: 'abc' },
+        { kind: 'text', uri: 'x://d', mimeType: 'text/plain', bytes: 6, text: 'a🎉' },
         { kind: 'media', uri: 'x://b', mimeType: 'image/png', mediaKind: 'image', bytes: 3, data: 'AAAA' },
         { kind: 'omitted', uri: 'x://c', mimeType: 'application/zip', bytes: 9, reason: 'binary' },
       ]),
     );
-    expect(cache.bytesHeld).toBe(6 + 4 + 64);
+    // 'a🎉' is three UTF-16 units, held at two bytes each.
+    expect(cache.bytesHeld).toBe(3 + 6 + 4 + 64 + 1 + 256);
     await cache.measureOnce('m', 100, async () => measure(5, true));
-    expect(cache.bytesHeld).toBe(74 + 20);
-    cache.keepRendering('r', rendering('hello'));
-    expect(cache.bytesHeld).toBe(94 + 10);
-    cache.keepComposition('key', { blocks: [{ text: 'ab' }, { text: 'cde' }] });
-    expect(cache.bytesHeld).toBe(104 + 6 + 10);
+    expect(cache.bytesHeld).toBe(334 + 20 + 1 + 256);
+    cache.keepRendering('rr', rendering('hello'));
+    expect(cache.bytesHeld).toBe(611 + 5 + 2 + 256);
+    cache.keepComposition('key', { blocks: [{ text: 'ab' }, { text: 'cdé' }] });
+    expect(cache.bytesHeld).toBe(874 + 2 + 6 + 3 + 256);
     cache.keepFrameCost('f', {
       fullTokens: 1,
       truncatedOverheadTokens: 1,
       markerTokens: 1,
       briefMarkerTokens: 1,
     });
-    expect(cache.bytesHeld).toBe(120);
+    expect(cache.bytesHeld).toBe(1141);
   });
 
-  it('empty things still count one byte each', async () => {
+  it('empty things with empty keys still count their 256 bytes each', async () => {
     const cache = new DerivedCache();
-    cache.keepConversion('c', conversion([]));
-    await cache.measureOnce('m', 10, async () => measure(0, true));
-    cache.keepRendering('r', rendering(''));
+    cache.keepConversion('', conversion([]));
+    await cache.measureOnce('', 10, async () => measure(0, true));
+    cache.keepRendering('', rendering(''));
     cache.keepComposition('', { blocks: [] });
-    expect(cache.bytesHeld).toBe(4);
+    expect(cache.bytesHeld).toBe(4 * 256);
   });
 
   it('maxBytes bounds each kind: half for conversions, a quarter for token arrays, 3/32 for renderings and for compositions, an eighth of each on probation', async () => {
-    const cache = new DerivedCache({ maxBytes: 3200 });
+    const cache = new DerivedCache({ maxBytes: 32_000 });
+    // Each entry: what it derives, its key, and 256 bytes.
     const media = (length: number) =>
       conversion([
         {
@@ -114,38 +117,38 @@ describe('DerivedCache', () => {
           data: 'x'.repeat(length),
         },
       ]);
-    // Of 1600 bytes of conversions, 1400 are main: a pin's conversion of 1400 bytes fits, 1401 do
-    // not; a message attachment's waits on probation's 200.
-    cache.keepConversion('fits', media(1400));
-    cache.keepConversion('over', media(1401));
-    cache.keepConversion('once', media(200), true);
-    cache.keepConversion('once too large', media(201), true);
-    expect(cache.bytesHeldByKind.conversions).toBe(1400 + 200);
+    // Of 16,000 bytes of conversions, 14,000 are main: a pin's conversion of 14,000 bytes with
+    // its key fits, 14,001 do not; a message attachment's waits on probation's 2,000.
+    cache.keepConversion('fits', media(14_000 - 4 - 256));
+    cache.keepConversion('over', media(14_001 - 4 - 256));
+    cache.keepConversion('once', media(2_000 - 4 - 256), true);
+    cache.keepConversion('once too large', media(2_001 - 14 - 256), true);
+    expect(cache.bytesHeldByKind.conversions).toBe(14_000 + 2_000);
     expect([cache.conversion('fits') !== undefined, cache.conversion('over')]).toEqual([true, undefined]);
-    // Of 800 bytes of token arrays, 700 (175 tokens) are main.
-    await cache.measureOnce('fits', 1000, async () => measure(175, true));
-    await cache.measureOnce('over', 1000, async () => measure(176, true));
-    expect(cache.bytesHeld).toBe(1400 + 200 + 700);
+    // Of 8,000 bytes of token arrays, 7,000 are main: 1,685 tokens with the key's 4 and 256.
+    await cache.measureOnce('fits', 2_000, async () => measure(1_685, true));
+    await cache.measureOnce('over', 2_000, async () => measure(1_686, true));
+    expect(cache.bytesHeld).toBe(14_000 + 2_000 + 7_000);
     // Used again, the message attachment's conversion moves to main, pushing out the one there.
     expect(cache.conversion('once')).toBeDefined();
     expect(cache.conversion('fits')).toBeUndefined();
-    // Renderings start on probation (37 of their 300 bytes): 18 characters fit there. One of 131
-    // characters does not: it is kept the second time, in main (263 bytes); 132 never are.
-    cache.keepRendering('small', rendering('x'.repeat(18)));
+    // Renderings start on probation (375 of their 3,000 bytes): 114 characters fit there. One of
+    // 2,365 does not: it is kept the second time, in main (2,625 bytes); 2,366 never are.
+    cache.keepRendering('small', rendering('x'.repeat(375 - 5 - 256)));
     expect(cache.rendering('small')).toBeDefined();
     for (const [key, length] of [
-      ['fits', 131],
-      ['over', 132],
+      ['fits', 2_365],
+      ['over', 2_366],
     ] as const) {
       cache.keepRendering(key, rendering('x'.repeat(length)));
       expect(cache.rendering(key)).toBeUndefined();
       cache.keepRendering(key, rendering('x'.repeat(length)));
     }
     expect([cache.rendering('fits') !== undefined, cache.rendering('over')]).toEqual([true, undefined]);
-    // Compositions alike: the key's and the blocks' characters at 2 bytes.
+    // Compositions alike: their blocks' characters, the key's and 256.
     for (const [key, length] of [
-      ['k', 130],
-      ['l', 131],
+      ['k', 2_368],
+      ['l', 2_369],
     ] as const) {
       cache.keepComposition(key, { blocks: [{ text: 'x'.repeat(length) }] });
       cache.keepComposition(key, { blocks: [{ text: 'x'.repeat(length) }] });
@@ -157,8 +160,10 @@ describe('DerivedCache', () => {
     const text = (word: string) =>
       Array.from({ length: 40 }, (_, line) => `${word} ${line} of the log`).join('\n');
     const one = indexChunks(text('alpha'), 0);
-    // A sixteenth of maxBytes, of which seven eighths main: room for one index, not two.
-    const cache = new DerivedCache({ maxBytes: 16 * Math.ceil(((one.bytes + 8) * 8) / 7) });
+    // A sixteenth of maxBytes, of which seven eighths main: room for one index (with its key and
+    // 256 bytes), not two.
+    const entry = (index: { bytes: number }) => index.bytes + 1 + 256;
+    const cache = new DerivedCache({ maxBytes: 16 * Math.ceil(((entry(one) + 8) * 8) / 7) });
     let builds = 0;
     const build = (word: string) => () => {
       builds++;
@@ -167,26 +172,26 @@ describe('DerivedCache', () => {
     const first = cache.chunkIndex('a', build('alpha'));
     expect(cache.chunkIndex('a', build('alpha'))).toBe(first);
     expect(builds).toBe(1);
-    expect(cache.bytesHeld).toBe(first.bytes);
+    expect(cache.bytesHeld).toBe(entry(first));
     // A second index does not fit beside the first: the first goes.
     cache.chunkIndex('b', build('gamma'));
     expect(builds).toBe(2);
-    expect(cache.bytesHeld).toBeLessThanOrEqual(one.bytes + 8);
+    expect(cache.bytesHeld).toBeLessThanOrEqual(entry(one) + 8);
     cache.chunkIndex('a', build('alpha'));
     expect(builds).toBe(3);
   });
 
-  it('the default bound is 256 MiB (what a default 64 MiB content cache derives): a 112 MiB conversion (7/8 of the half) is kept, one byte more is not', () => {
+  it('the default bound is 48 MiB (1.5× a default 32 MiB content cache): a 21 MiB conversion (7/8 of the half) is kept, one byte more is not', () => {
     const cache = new DerivedCache();
-    const data = 'x'.repeat(112 * 1024 * 1024);
+    const data = 'x'.repeat(21 * 1024 * 1024 - 3 - 256);
     const media = (text: string) =>
       conversion([
         { kind: 'media', uri: 'x', mimeType: 'image/png', mediaKind: 'image', bytes: 1, data: text },
       ]);
-    cache.keepConversion('over', media(`${data}x`));
+    cache.keepConversion('big', media(`${data}x`));
     expect(cache.bytesHeld).toBe(0);
     cache.keepConversion('big', media(data));
-    expect(cache.bytesHeld).toBe(data.length);
+    expect(cache.bytesHeld).toBe(21 * 1024 * 1024);
   });
 
   it('refuses a maxBytes that is not a positive integer, naming it', () => {
@@ -201,31 +206,37 @@ describe('DerivedCache', () => {
     const text = (length: number) => conversion([{ kind: 'text', text: 'x'.repeat(length) } as never]);
 
     it("a stream of message attachments' conversions and counts evicts no pin's", async () => {
-      // Conversions: 8000 bytes, 7000 main, 1000 on probation. Measures: 3500 main, 500 probation.
-      const cache = new DerivedCache({ maxBytes: 16_000 });
+      // Conversions: 16,000 bytes, 14,000 main, 2,000 on probation. Measures: 7,000 main, 1,000
+      // on probation. Each entry: its text or tokens, its key and 256 bytes.
+      const cache = new DerivedCache({ maxBytes: 32_000 });
       for (let pin = 0; pin < 7; pin++) {
-        cache.keepConversion(`pin ${pin}`, text(500));
-        await cache.measureOnce(`pin ${pin}`, 1000, async () => measure(125, true));
+        cache.keepConversion(`pin ${pin}`, text(2_000 - 5 - 256));
+        await cache.measureOnce(`pin ${pin}`, 1000, async () => measure(184, true));
       }
       for (let once = 0; once < 100; once++) {
         cache.keepConversion(`once ${once}`, text(250), true);
         await cache.measureOnce(`once ${once}`, 1000, async () => measure(62, true), true);
       }
-      expect(cache.bytesHeldByKind).toMatchObject({ conversions: 7000 + 1000, measures: 3500 + 496 });
+      // On probation, the last three conversions (250 + 7 + 256 bytes each) and the last count.
+      expect(cache.bytesHeldByKind).toMatchObject({
+        conversions: 7 * 2_000 + 3 * 513,
+        measures: 7 * (4 * 184 + 5 + 256) + (4 * 62 + 7 + 256),
+      });
       let counts = 0;
       for (let pin = 0; pin < 7; pin++) {
         expect(cache.conversion(`pin ${pin}`)).toBeDefined();
         await cache.measureOnce(`pin ${pin}`, 1000, async () => {
           counts++;
-          return measure(125, true);
+          return measure(184, true);
         });
       }
       expect(counts).toBe(0);
     });
 
     it('renderings and compositions start on probation: used once they stay within it, used again they move to main', () => {
-      // Renderings and compositions: 3000 bytes each, 375 on probation.
-      const cache = new DerivedCache({ maxBytes: 32_000 });
+      // Renderings and compositions: 6,000 bytes each, 750 on probation. 'repeated' takes 364
+      // (its text, its key, 256), each first turn's about 360: two fit on probation.
+      const cache = new DerivedCache({ maxBytes: 64_000 });
       cache.keepRendering('repeated', rendering('r'.repeat(100)));
       cache.keepComposition('repeated', { blocks: [{ text: 'c'.repeat(100) }] });
       expect(cache.rendering('repeated')).toBeDefined();
@@ -233,8 +244,8 @@ describe('DerivedCache', () => {
       for (let turn = 0; turn < 200; turn++) {
         cache.keepRendering(`first turn ${turn}`, rendering('r'.repeat(90)));
         cache.keepComposition(`first turn ${turn}`, { blocks: [{ text: 'c'.repeat(90) }] });
-        expect(cache.bytesHeldByKind.renderings).toBeLessThanOrEqual(200 + 375);
-        expect(cache.bytesHeldByKind.compositions).toBeLessThanOrEqual(2 * 'repeated'.length + 200 + 375);
+        expect(cache.bytesHeldByKind.renderings).toBeLessThanOrEqual(364 + 750);
+        expect(cache.bytesHeldByKind.compositions).toBeLessThanOrEqual(364 + 750);
       }
       expect(cache.rendering('repeated')).toBeDefined();
       expect(cache.composition('repeated')).toBeDefined();
