@@ -255,7 +255,8 @@ export interface TraceEntry {
   readonly omittedContents: readonly OmittedContent[];
   /**
    * Compared with the last turn of this conversation that injected it: `new`, `changed` or
-   * `unchanged` (by sha256). Absent when nothing of it was injected.
+   * `unchanged` (by sha256); `new` too once the conversation has injected 128 other resources of
+   * its server since. Absent when nothing of it was injected.
    */
   readonly change?: 'new' | 'changed' | 'unchanged';
 }

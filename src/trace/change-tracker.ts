@@ -15,15 +15,19 @@ export interface History {
 /**
  * Remembers, per conversation, the sha256 each resource had when last injected, so a host can
  * tell the model what changed since the previous turn. Bounded: the least recently active
- * conversations are forgotten first (their next turn reports every resource as `new`).
+ * conversations are forgotten first (their next turn reports every resource as `new`), and in
+ * each, per server, the resources least recently injected past `maxResources` (a chat that
+ * attaches a new file every turn would otherwise grow its history by one every turn).
  */
 export class ChangeTracker {
   readonly #conversations: LRUCache<string, History>;
+  readonly #maxResources: number;
   // A turn observes all its resources for one conversation in a row: it is looked up once.
   #last: { readonly conversation: string; readonly history: History } | undefined;
 
-  constructor(maxConversations = 10_000) {
+  constructor(maxConversations = 10_000, maxResources = 128) {
     this.#conversations = new LRUCache(boundedByCount(maxConversations));
+    this.#maxResources = maxResources;
   }
 
   /** Compares with the last turn of this conversation and records the new version. */
@@ -35,9 +39,13 @@ export class ChangeTracker {
       history.servers.set(server, ofServer);
     }
     const previous = ofServer.get(uri);
-    if (previous === sha256) return 'unchanged';
+    // Moved to the end: the map runs from the least recently injected to the most.
+    if (previous !== undefined) ofServer.delete(uri);
     ofServer.set(uri, sha256);
+    if (previous === sha256) return 'unchanged';
+    // A version recorded, or one forgotten: kept turns that relied on the history are not kept.
     history.changes++;
+    if (ofServer.size > this.#maxResources) ofServer.delete(ofServer.keys().next().value as string);
     return previous === undefined ? 'new' : 'changed';
   }
 

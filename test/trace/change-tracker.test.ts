@@ -39,6 +39,20 @@ describe('ChangeTracker', () => {
     expect(changes.observe('c-3', 'docs', 'doc://a', 'sha-1')).toBe('unchanged');
   });
 
+  it('is bounded per conversation and server: past maxResources, the resource least recently injected is forgotten', () => {
+    const changes = new ChangeTracker(10, 3);
+    for (const uri of ['doc://pin', 'doc://1', 'doc://2']) changes.observe('c-1', 'docs', uri, 'sha-1');
+    // The pin is injected every turn: it stays; a fourth resource pushes out doc://1.
+    expect(changes.observe('c-1', 'docs', 'doc://pin', 'sha-1')).toBe('unchanged');
+    expect(changes.observe('c-1', 'docs', 'doc://3', 'sha-1')).toBe('new');
+    expect(changes.observe('c-1', 'wiki', 'doc://1', 'sha-1')).toBe('new');
+    expect(changes.observe('c-1', 'docs', 'doc://pin', 'sha-1')).toBe('unchanged');
+    expect(changes.observe('c-1', 'docs', 'doc://2', 'sha-1')).toBe('unchanged');
+    expect(changes.observe('c-1', 'docs', 'doc://3', 'sha-1')).toBe('unchanged');
+    expect(changes.observe('c-1', 'docs', 'doc://1', 'sha-1')).toBe('new');
+    expect(changes.historyOf('c-1').servers.get('docs')?.size).toBe(3);
+  });
+
   it('historyOf: one object per conversation while held, whose changes count each version recorded', () => {
     const changes = new ChangeTracker();
     const history = changes.historyOf('c-1');
