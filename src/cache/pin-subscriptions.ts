@@ -22,7 +22,10 @@ export interface SubscriptionFailure {
  */
 interface HeldScope {
   readonly targets: readonly PinnedTarget[];
-  readonly keys: Set<string>;
+  /** The targets' keys, but those of servers whose open session brings no updates. */
+  readonly keys: ReadonlySet<string>;
+  /** Set when some target was left out for its server: the sessions' epoch it was decided in. */
+  readonly leftOutIn?: number;
 }
 
 export class PinSubscriptions {
@@ -42,6 +45,8 @@ export class PinSubscriptions {
   readonly #supportsSubscribe = new Map<string, Promise<boolean>>();
   readonly #pending = new Set<Promise<void>>();
   readonly #detach: () => void;
+  /** Raised when a session opens or closes: what a server's session brings may have changed. */
+  #sessionsEpoch = 0;
 
   constructor(
     servers: McpServerRegistry,
@@ -57,12 +62,14 @@ export class PinSubscriptions {
       },
     });
     const onOpened = (event: { server: string }) => {
+      this.#sessionsEpoch++;
       // What an earlier probe answered (or failed to: the server was unreachable) says nothing of
       // this session: ask it again.
       this.#supportsSubscribe.delete(event.server);
       this.#resubscribe(event.server);
     };
     const onClosed = (event: { server: string }) => {
+      this.#sessionsEpoch++;
       // A new session may offer other capabilities, and holds no subscriptions of ours.
       this.#supportsSubscribe.delete(event.server);
       for (const key of this.#subscribed)
@@ -79,23 +86,40 @@ export class PinSubscriptions {
   /**
    * Sets what one scope's pins are now; subscribes what is new, unsubscribes what nobody holds.
    * Answers the list the scope holds now: passed again, it is recognized by identity alone.
+   * A target whose server's open session brings no updates (pinUpdates 'ttl': no
+   * `resources.subscribe`, or a stateless server) is not held: nothing would be sent for it, and
+   * a service's scopes on such servers would each keep their keys for nothing. A scope that left
+   * one out is decided again once some session opened or closed since.
    */
   reconcile(scope: string, targets: readonly PinnedTarget[]): readonly PinnedTarget[] {
     const held = this.#heldByScope.get(scope);
     // Every turn reconciles its scopes; pins rarely change between turns: then nothing to do.
-    if (held?.targets === targets) return targets;
-    if (sameTargets(held?.targets ?? noTargets, targets)) return held?.targets ?? noTargets;
-    const next = new Set(targets.map((target) => joinKey(target.server, target.uri)));
-    const previous = held?.keys ?? new Set<string>();
+    const decided = held?.leftOutIn === undefined || held.leftOutIn === this.#sessionsEpoch;
+    if (decided && held?.targets === targets) return targets;
+    if (decided && sameTargets(held?.targets ?? noTargets, targets)) return held?.targets ?? noTargets;
+    const next = new Set<string>();
+    let leftOut = false;
+    for (const target of targets) {
+      if (this.#servers.pinUpdatesOf(target.server) === 'ttl') leftOut = true;
+      else next.add(joinKey(target.server, target.uri));
+    }
+    const previous: ReadonlySet<string> = held?.keys ?? noKeys;
     for (const key of next) if (!previous.has(key)) this.#retain(key);
     for (const key of previous) if (!next.has(key)) this.#release(key);
-    if (next.size === 0) {
+    if (next.size === 0 && !leftOut) {
       this.#heldByScope.delete(scope);
       return noTargets;
     }
     const kept = Object.freeze([...targets]);
-    this.#heldByScope.set(scope, { targets: kept, keys: next });
+    // A scope whose every target was left out keeps only its list, to be recognized next turn.
+    const keys = next.size === 0 ? noKeys : next;
+    this.#heldByScope.set(scope, { targets: kept, keys, ...(leftOut && { leftOutIn: this.#sessionsEpoch }) });
     return kept;
+  }
+
+  /** (server, uri) pairs some scope holds now (subscribed, or to be). */
+  get heldTargets(): number {
+    return this.#holders.size;
   }
 
   /** Scopes holding pins now (at most maxScopes). */
@@ -188,6 +212,8 @@ export class PinSubscriptions {
 // --- Module helpers ---
 
 const noTargets: readonly PinnedTarget[] = Object.freeze([]);
+// Never added to: a held scope's keys are built once and only read after.
+const noKeys: ReadonlySet<string> = new Set<string>();
 
 function sameTargets(first: readonly PinnedTarget[], second: readonly PinnedTarget[]): boolean {
   if (first.length !== second.length) return false;

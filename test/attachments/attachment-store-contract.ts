@@ -257,6 +257,23 @@ export function testAttachmentStore(name: string, createStore: () => Promise<Att
       await store.close?.();
     });
 
+    it('keeps nothing the caller passed: changing it after pin() changes no stored pin', async () => {
+      const store = await createStore();
+      const input = {
+        scope: { pipelineId: 'p' },
+        server: 's',
+        template: 'x://{a}',
+        arguments: { a: ['1', '2'] },
+      };
+      await store.pin(input);
+      input.scope.pipelineId = 'q';
+      input.arguments.a.push('3');
+      input.arguments.a[0] = 'changed';
+      const [pin] = await store.list({ pipelineId: 'p' });
+      expect(pin).toMatchObject({ scope: { pipelineId: 'p' }, arguments: { a: ['1', '2'] } });
+      await store.close?.();
+    });
+
     it('lists the same frozen pins while a scope is unchanged, a new pin for one re-pinned', async () => {
       const store = await createStore();
       const scope = { pipelineId: 'p' };

@@ -133,6 +133,57 @@ describe('PinSubscriptions', () => {
     expect(failures).toEqual([]);
   });
 
+  it('a server whose open session brings no updates is not held: its pins cost a scope no keys', async () => {
+    const { servers, subscriptions } = await start();
+    const repos = { server: 'plain', uri: 'gitnexus://repos' };
+    await servers.readResource('plain', 'gitnexus://repos');
+    expect(servers.pinUpdatesOf('plain')).toBe('ttl');
+    const held = subscriptions.reconcile('conversation:c', [repos]);
+    expect(held).toEqual([repos]);
+    expect(subscriptions.reconcile('conversation:c', held)).toBe(held);
+    subscriptions.reconcile('pipeline:p', [a, repos]);
+    await subscriptions.settled();
+    expect([subscriptions.heldTargets, subscriptions.subscribed]).toEqual([1, [a]]);
+  });
+
+  it('a scope that left a pin out for its server decides again once a session opened: a server that now brings updates is subscribed', async () => {
+    const plain = await startGitNexusFixture({ transport: 'memory' });
+    const first = plain.serverConfig;
+    if (!('createTransport' in first)) throw new Error('the in-memory fixture has a transport factory');
+    const server = startControlledServer({ 'doc://a': text('doc://a') });
+    let sessions = 0;
+    // The first session reaches a server without resources.subscribe, the next one a server with it.
+    const changing = {
+      type: 'transport' as const,
+      createTransport: async () =>
+        ++sessions === 1 ? first.createTransport() : server.serverConfig.createTransport(),
+    };
+    const servers = new McpServerRegistry({ mcpServers: { changing } });
+    const subscriptions = new PinSubscriptions(servers);
+    onTestFinished(async () => {
+      subscriptions.dispose();
+      await servers.close();
+      await server.close();
+      await plain.close();
+    });
+    await servers.getInstructions('changing');
+    expect(servers.pinUpdatesOf('changing')).toBe('ttl');
+    const pin = { server: 'changing', uri: 'doc://a' };
+    const held = subscriptions.reconcile('pipeline:p', [pin]);
+    expect(subscriptions.heldTargets).toBe(0);
+    // The first server goes away; the registry's next session reaches the second.
+    const reopened = new Promise((resolve) => servers.once('session-opened', resolve));
+    await plain.close();
+    await servers.readResource('changing', 'doc://a');
+    await reopened;
+    expect(servers.pinUpdatesOf('changing')).toBe('notifications');
+    // The same list again: decided again, since a session opened after it left the pin out.
+    expect(subscriptions.reconcile('pipeline:p', held)).toEqual([pin]);
+    await subscriptions.settled();
+    expect(subscriptions.subscribed).toEqual([pin]);
+    expect(server.subscriptionRequests()).toEqual(['subscribe doc://a']);
+  });
+
   it('a scope released while its subscribe is out takes the subscription back', async () => {
     const { server, subscriptions } = await start();
     subscriptions.reconcile('pipeline:p', [a]);
