@@ -20,8 +20,9 @@ export const cacheOptionsSchema = z.strictObject({
     .default(32 * 1024 * 1024),
   /**
    * Bytes of what turns derive from the content held at most: conversions, token arrays,
-   * renderings (default `derivedBytesPerContentByte` × maxBytes, so every body the cache holds
-   * keeps its conversion and a warm turn converts nothing again, however many pins).
+   * renderings (default `derivedBytesPerContentByte`, 1.5 × maxBytes; about 2.5 × keeps what a
+   * full content cache derives, so that a warm turn converts and counts nothing again however
+   * many pins).
    */
   derivedMaxBytes: z.number().int().positive().optional(),
   /**
