@@ -6,10 +6,12 @@ import {
 } from '../../src/budget/compose-context.js';
 import { createTiktokenTokenizer } from '../../src/budget/tiktoken-tokenizer.js';
 import type { Tokenizer } from '../../src/budget/tokenizer.js';
+import type { ChunkIndex } from '../../src/budget/truncate/chunk-index.js';
 import { splitIntoChunks } from '../../src/budget/truncate/split-into-chunks.js';
 import { truncateRelevant } from '../../src/budget/truncate/truncate-relevant.js';
 import type { ChunkMemo } from '../../src/budget/truncate/truncation-strategy.js';
 import { DerivedCache } from '../../src/cache/derived-cache.js';
+import { createCharTokenizer } from './char-tokenizer.js';
 import { truncationRequest } from './truncation-request.js';
 
 // `relevant` derives a body's chunks, term statistics and chunk counts once (issue 38.1): a later
@@ -33,6 +35,19 @@ function counting(inner: Tokenizer): { tokenizer: Tokenizer; counted: string[] }
     dispose: () => inner.dispose(),
   };
   return { tokenizer, counted };
+}
+
+/** `counting`, keeping the tokenizer's prefix counts (read off an encoding: no count asked). */
+function countingWithPrefix(inner: Tokenizer): { tokenizer: Tokenizer; counted: string[] } {
+  const { tokenizer, counted } = counting(inner);
+  return {
+    tokenizer: {
+      ...tokenizer,
+      ...(inner.countPrefix && { countPrefix: inner.countPrefix.bind(inner) }),
+      ...(inner.encodeWithin && { encodeWithin: inner.encodeWithin.bind(inner) }),
+    },
+    counted,
+  };
 }
 
 /** A memo over a derived cache that records each index it builds. */
@@ -87,6 +102,66 @@ describe('relevant derives each body once', () => {
     } finally {
       tokenizer.dispose();
     }
+  });
+
+  it('a new body`s chunks within the measuring pass`s tokens are read off them: not counted, each count the chunk`s own', async () => {
+    const inner = createTiktokenTokenizer();
+    const { tokenizer, counted } = countingWithPrefix(inner);
+    const { memo, builds } = recordingMemo();
+    let index: ChunkIndex | undefined;
+    const keeping: ChunkMemo = {
+      chunkIndex: (key, build, probation) => {
+        index = memo.chunkIndex(key, build, probation);
+        return index;
+      },
+    };
+    try {
+      const headEncoding = await inner.encodeWithin?.(body, 600, 'start');
+      if (!headEncoding) throw new Error('tiktoken encodes within a limit');
+      const request = { tokenizer, query: 'payment failed refund', contentTokens: 900 };
+      const cut = await truncateRelevant(
+        truncationRequest(body, { ...request, headEncoding, chunks: { memo: keeping, key: 'new-body' } }),
+      );
+      const plain = await truncateRelevant(truncationRequest(body, { ...request, tokenizer: inner }));
+      expect(cut.text).toBe(plain.text);
+      expect(builds).toHaveLength(1);
+      const kept = index as ChunkIndex;
+      let readOff = 0;
+      for (let chunk = 0; chunk < kept.starts.length; chunk++) {
+        const tokens = kept.tokens[chunk] as number;
+        if (tokens < 0) continue;
+        const text = body.slice(kept.starts[chunk], kept.ends[chunk]);
+        expect(tokens, text).toBe(await inner.count(text));
+        if ((kept.ends[chunk] as number) <= headEncoding.end) {
+          readOff++;
+          expect(counted).not.toContain(text);
+        }
+      }
+      expect(readOff).toBeGreaterThan(2);
+    } finally {
+      inner.dispose();
+    }
+  });
+
+  it('a chunk not counted yet that could not fit in twice what is left of the share is not counted', async () => {
+    // Paragraphs of one 650-character line each: a chunk apiece, every one matching the query.
+    const paragraphs = Array.from({ length: 12 }, (_, index) =>
+      `payment ${index} ${'ledger entry '.repeat(60)}`.slice(0, 650),
+    );
+    const text = `${paragraphs.join('\n\n')}\n`;
+    const { tokenizer, counted } = counting(createCharTokenizer().tokenizer);
+    const { memo } = recordingMemo();
+    const cut = await truncateRelevant(
+      truncationRequest(text, {
+        tokenizer,
+        query: 'payment',
+        contentTokens: 800,
+        chunks: { memo, key: 'p' },
+      }),
+    );
+    // One chunk fits; with 150 left, the rest (650 each) are not weighed by counting.
+    expect(cut.text.match(/payment \d+/g)).toHaveLength(1);
+    expect(counted.filter((counting) => counting.startsWith('payment'))).toHaveLength(1);
   });
 
   it('each cut through the memo is the cut made without it', async () => {

@@ -7,6 +7,11 @@ import type { TruncationRequest, TruncationStrategy } from './truncation-strateg
 
 // After this many chunks in a row that do not fit, the share is as full as it will get.
 const maxMisses = 8;
+// A chunk not counted yet whose estimate (the body's tokens per character) is over this many
+// times what is left of the share is taken as a miss without counting it: near a full share the
+// misses were a third of a new body's chunk counts (hostLike), and a chunk is seldom under half
+// its estimate.
+const hopelessOverRoom = 2;
 
 /**
  * Keeps the chunks most relevant to the user's message (BM25 over paragraph/line chunks), in
@@ -31,7 +36,6 @@ export const truncateRelevant: TruncationStrategy = async (request) => {
       pinnedTokens = 0;
     }
   }
-  const pinnedText = body.slice(0, index.from);
   const count = index.starts.length;
   const scores = scoreQuery(index, request.query ?? '');
   if (!scores.some((score) => score > 0)) return truncateHead(request);
@@ -54,13 +58,20 @@ export const truncateRelevant: TruncationStrategy = async (request) => {
     while (zero < count && (scores[zero] as number) > 0) zero++;
     return zero < count ? zero++ : undefined;
   };
+  const perChar = request.originalTokens / Math.max(1, body.length);
   for (let chunk = following(); chunk !== undefined; chunk = following()) {
     if (misses >= maxMisses || used >= request.contentTokens) break;
     let tokens = index.tokens[chunk] as number;
     if (tokens < 0) {
-      const text = body.slice(index.starts[chunk], index.ends[chunk]);
-      // A chunk short enough is counted at once: a new body's chunks, dozens, a promise each otherwise.
-      tokens = tokenizer.countShort?.(text) ?? (await tokenizer.count(text));
+      const start = index.starts[chunk] as number;
+      const end = index.ends[chunk] as number;
+      // What is left, and the brief marker a chunk that closes a gap gives back.
+      const room = request.contentTokens - used + brief;
+      if ((end - start) * perChar > hopelessOverRoom * room) {
+        misses++;
+        continue;
+      }
+      tokens = await countChunk(request, start, end);
       index.tokens[chunk] = tokens;
     }
     // A chunk that splits a gap pays for a marker; one that closes a gap gets its marker back.
@@ -78,16 +89,24 @@ export const truncateRelevant: TruncationStrategy = async (request) => {
   }
   if (chosen === 0) return truncateHead(request);
 
-  const perChar = request.originalTokens / Math.max(1, body.length);
   const tokenAt = (char: number) => Math.round(char * perChar);
-  const parts: JoinedPart[] = pinnedText.length > 0 ? [{ text: pinnedText, tokens: pinnedTokens }] : [];
+  const parts: JoinedPart[] = [];
   const elided: { startToken: number; endToken: number }[] = [];
+  // The run of shown text being gathered, [runStart, cursor), with its count (-1: none yet):
+  // consecutive chunks are one run, so one slice of the body rather than a concatenation.
   let cursor = index.from;
+  let runStart = 0;
+  let runTokens = index.from > 0 ? pinnedTokens : -1;
+  const endRun = () => {
+    if (runTokens >= 0) parts.push({ text: body.slice(runStart, cursor), tokens: runTokens });
+    runTokens = -1;
+  };
   for (let chunk = 0; chunk <= count; chunk++) {
     const last = chunk === count;
     if (!last && shown[chunk] === 0) continue;
     const gapEnd = last ? body.length : (index.starts[chunk] as number);
     if (gapEnd > cursor) {
+      endRun();
       const range = {
         startToken: tokenAt(cursor),
         endToken: last ? request.originalTokens : tokenAt(gapEnd),
@@ -101,24 +120,41 @@ export const truncateRelevant: TruncationStrategy = async (request) => {
       elided.push(range);
     }
     if (!last) {
-      const end = index.ends[chunk] as number;
       const tokens = index.tokens[chunk] as number;
-      const previous = parts[parts.length - 1];
       // A chunk right after a shown one, at a safe boundary, counts the same apart as joined to
       // it (find-safe-boundary.ts): one part for the run, so countJoined looks at the run's ends only.
-      if (gapEnd === cursor && previous?.tokens !== undefined && isSafeBoundary(body, gapEnd))
-        parts[parts.length - 1] = {
-          text: previous.text + body.slice(gapEnd, end),
-          tokens: previous.tokens + tokens,
-        };
-      else parts.push({ text: body.slice(gapEnd, end), tokens });
-      cursor = end;
+      if (runTokens >= 0 && isSafeBoundary(body, gapEnd)) runTokens += tokens;
+      else {
+        endRun();
+        runStart = gapEnd;
+        runTokens = tokens;
+      }
+      cursor = index.ends[chunk] as number;
     }
   }
+  endRun();
   return { text: parts.map((part) => part.text).join(''), elided, parts };
 };
 
 // --- Internal helpers ---
+
+/**
+ * Tokens of `body.slice(start, end)` on its own. Where the measuring pass's tokens cover it, read
+ * off them (a piecewise tokenizer's prefix counts at two piece boundaries: the chunk between
+ * splits into the same pieces on its own as in the body, find-safe-boundary.ts): a new body's
+ * head is not encoded a second time, chunk by chunk. Else counted.
+ */
+async function countChunk(request: TruncationRequest, start: number, end: number): Promise<number> {
+  const { body, tokenizer, headEncoding: head } = request;
+  if (tokenizer.piecewise && tokenizer.countPrefix && head && !head.standalone && end <= head.end) {
+    const before = start === 0 ? 0 : tokenizer.countPrefix(body, head, start);
+    const through = before === undefined ? undefined : tokenizer.countPrefix(body, head, end);
+    if (through !== undefined) return through - (before as number);
+  }
+  const text = body.slice(start, end);
+  // A chunk short enough is counted at once: a new body's chunks, dozens, a promise each otherwise.
+  return tokenizer.countShort?.(text) ?? (await tokenizer.count(text));
+}
 
 /** The body's chunk index from `from`: the one kept for it, or built (and kept). */
 function indexFor(request: TruncationRequest, from: number): ChunkIndex {
