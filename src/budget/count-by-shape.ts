@@ -60,44 +60,48 @@ function memoOf(tokenizer: Tokenizer): ShapeMemo {
   return memo;
 }
 
-const digitRun = /[0-9]+/g;
-
 function countSegment(segment: string, tokenizer: Tokenizer, memo: ShapeMemo): number | undefined {
   const short = tokenizer.countShort as (text: string) => number | undefined;
   // The shape joins the words with U+0000: a segment that has one is counted as it stands.
   if (segment.includes('\u0000')) return short.call(tokenizer, segment);
-  let shape = '';
+  // The words between the runs that are pieces of their own, joined into the shape once (one
+  // flat string: built by `+=` it was a rope, flattened again by every lookup).
+  const words: string[] = [];
   let numbers = 0;
   let from = 0;
-  let runs = 0;
-  digitRun.lastIndex = 0;
-  for (let match = digitRun.exec(segment); match; match = digitRun.exec(segment)) {
-    const start = match.index;
-    const run = match[0];
+  for (let start = 0; start < segment.length; start++) {
+    if (!isAsciiDigit(segment.charCodeAt(start))) continue;
+    let end = start + 1;
+    while (end < segment.length && isAsciiDigit(segment.charCodeAt(end))) end++;
     // A run of ASCII digits within a longer run of numbers (`٣12`) is no piece boundary.
-    if (isNumberAround(segment, start, start + run.length)) continue;
-    if (start > 0 && !cutsBeforeNumber(segment, start)) continue;
-    const count = countDigits(run, tokenizer, memo);
-    if (count === undefined) return undefined;
-    numbers += count;
-    shape += `${segment.slice(from, start)}\u0000`;
-    from = start + run.length;
-    runs++;
+    if (!isNumberAround(segment, start, end) && (start === 0 || cutsBeforeNumber(segment, start))) {
+      const count = countDigits(segment, start, end, tokenizer, memo);
+      if (count === undefined) return undefined;
+      numbers += count;
+      words.push(segment.slice(from, start));
+      from = end;
+    }
+    start = end;
   }
-  if (runs === 0) return short.call(tokenizer, segment);
-  shape += segment.slice(from);
-  let words = memo.shapes.get(shape);
-  if (words === undefined) {
-    words = 0;
-    for (const piece of shape.split('\u0000')) {
+  if (words.length === 0) return short.call(tokenizer, segment);
+  words.push(segment.slice(from));
+  const shape = words.join('\u0000');
+  let wordTokens = memo.shapes.get(shape);
+  if (wordTokens === undefined) {
+    wordTokens = 0;
+    for (const piece of words) {
       if (piece.length === 0) continue;
       const count = short.call(tokenizer, piece);
       if (count === undefined) return undefined;
-      words += count;
+      wordTokens += count;
     }
-    memo.shapes.set(shape, words);
+    memo.shapes.set(shape, wordTokens);
   }
-  return words + numbers;
+  return wordTokens + numbers;
+}
+
+function isAsciiDigit(code: number): boolean {
+  return code >= 0x30 && code <= 0x39;
 }
 
 // Slots for every run of one to three digits: 10 + 100 + 1000 ("7", "07" and "007" apart).
@@ -109,15 +113,23 @@ const digitGroupSlots = 1110;
  * tokenizer and kept in a table of 1,110 slots. Markers' offsets are new numbers every turn: kept
  * whole, they were counted afresh each time.
  */
-function countDigits(run: string, tokenizer: Tokenizer, memo: ShapeMemo): number | undefined {
+function countDigits(
+  text: string,
+  start: number,
+  end: number,
+  tokenizer: Tokenizer,
+  memo: ShapeMemo,
+): number | undefined {
   let total = 0;
-  for (let from = 0; from < run.length; from += 3) {
-    const group = run.length - from >= 3 ? run.slice(from, from + 3) : run.slice(from);
+  for (let from = start; from < end; from += 3) {
+    const length = Math.min(3, end - from);
+    let value = 0;
+    for (let at = from; at < from + length; at++) value = value * 10 + text.charCodeAt(at) - 0x30;
     // "7" → 0, "07" → 10 + 7, "007" → 110 + 7.
-    const slot = (group.length === 1 ? 0 : group.length === 2 ? 10 : 110) + Number(group);
+    const slot = (length === 1 ? 0 : length === 2 ? 10 : 110) + value;
     let count = memo.digitGroups[slot] as number;
     if (count < 0) {
-      const counted = tokenizer.countShort?.(group);
+      const counted = tokenizer.countShort?.(text.slice(from, from + length));
       if (counted === undefined) return undefined;
       count = counted;
       memo.digitGroups[slot] = count;

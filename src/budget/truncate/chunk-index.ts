@@ -107,7 +107,7 @@ export function scoreQuery(index: ChunkIndex, query: string): Float64Array {
   const scores = new Float64Array(count);
   if (count === 0) return scores;
   const { postings, lengthNorms } = index;
-  for (const term of new Set(termsOf(query))) {
+  for (const term of queryTermsOf(query)) {
     const id = index.termIds.get(term);
     if (id === undefined) continue;
     const from = index.offsets[id] as number;
@@ -122,4 +122,15 @@ export function scoreQuery(index: ChunkIndex, query: string): Float64Array {
     }
   }
   return scores;
+}
+
+// --- Internal helpers ---
+
+// The last query's terms: a turn scores one message against each of its attachments' indexes.
+let lastQuery: { readonly query: string; readonly terms: readonly string[] } | undefined;
+
+/** The query's distinct terms, in the order they first appear (the order scores are summed in). */
+function queryTermsOf(query: string): readonly string[] {
+  if (lastQuery?.query !== query) lastQuery = { query, terms: [...new Set(termsOf(query))] };
+  return lastQuery.terms;
 }
