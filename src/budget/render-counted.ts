@@ -1,5 +1,5 @@
 import type { EscapedText } from '../render/escaped-text.js';
-import { frameResource } from '../render/frame-resource.js';
+import { frameResourceParts } from '../render/frame-resource.js';
 import type { BlockProvenance, ContextBlock, MediaPart } from '../types.js';
 import type { ComposeOptions, CountedBlock } from './composable-attachment.js';
 import { countJoined, type JoinedPart } from './count-joined.js';
@@ -101,17 +101,14 @@ async function renderAttachment(
   const base = provenanceOf(item, measure);
   if (decision.fate === 'whole') {
     const provenance = { ...base, truncated: false };
-    const parts = assembled.parts.map(({ part }) => part);
-    const block = withParts(
-      { kind: 'resource', text: frameResource(provenance, assembled.body), provenance },
-      parts,
-    );
     const counted = measure.estimated ? undefined : measure.originalTokens;
+    const framed = framedParts(provenance, assembled.body, [
+      { text: assembled.body, ...(counted !== undefined && { tokens: counted }) },
+    ]);
+    const parts = assembled.parts.map(({ part }) => part);
     return {
-      block,
-      parts: framedParts(block.text, provenance, [
-        { text: assembled.body, ...(counted !== undefined && { tokens: counted }) },
-      ]),
+      block: withParts({ kind: 'resource', text: framed.text, provenance }, parts),
+      parts: framed.parts,
     };
   }
   const truncation = options.truncation ?? 'head';
@@ -160,10 +157,10 @@ async function renderAttachment(
   const provenance = { ...base, truncated: true };
   // A part whose naming line was cut away goes with it: the marker accounts for both.
   const parts = assembled.parts.filter(({ line }) => cut.text.includes(line)).map(({ part }) => part);
-  const block = withParts({ kind: 'resource', text: frameResource(provenance, cut.text), provenance }, parts);
+  const framed = framedParts(provenance, cut.text, cut.parts ?? [{ text: cut.text }]);
   return {
-    block,
-    parts: framedParts(block.text, provenance, cut.parts ?? [{ text: cut.text }], cut.parts && cut.text),
+    block: withParts({ kind: 'resource', text: framed.text, provenance }, parts),
+    parts: framed.parts,
   };
 }
 
@@ -190,34 +187,28 @@ async function textToCut(
 }
 
 /**
- * The frame's open tag, the content parts and the close tag, as `text` is made of them; the
- * whole text as one part should the frame ever not be open tag + content + close tag.
+ * The framed block's text and its parts for counting: the frame's open tag, the content's parts
+ * and the close tag, as the frame is made of them (frameResourceParts), so nothing is searched
+ * or compared (reading the framed text flattened it: a second copy of every rendering). Content
+ * the frame escaped again (escaped bodies never are), or parts that do not add up to it, are
+ * counted as the content stands.
  */
 function framedParts(
-  text: string,
   provenance: BlockProvenance,
-  content: readonly JoinedPart[],
-  joined?: string,
-): readonly JoinedPart[] {
-  const empty = frameResource(provenance, '');
-  const open = empty.slice(0, empty.length - closeTag.length);
-  const parts = [{ text: open }, ...content, { text: closeTag }];
-  if (!empty.endsWith(closeTag) || !text.startsWith(open) || !text.endsWith(closeTag)) return [{ text }];
-  // The content as it should stand between the tags, compared as one string: part by part, with
-  // each part's offset summed anew, it was quadratic in a relevant cut's parts (0.5 ms a turn).
-  // A cut gives its whole text (its parts make it up: TruncationResult), so it is not joined again.
-  const inner =
-    joined ??
-    (content.length === 1 ? (content[0] as JoinedPart).text : content.map((part) => part.text).join(''));
+  content: string,
+  contentParts: readonly JoinedPart[],
+): { readonly text: string; readonly parts: readonly JoinedPart[] } {
+  const frame = frameResourceParts(provenance, content);
   const exact =
-    text.length === open.length + inner.length + closeTag.length &&
-    (joined === undefined || content.reduce((sum, part) => sum + part.text.length, 0) === joined.length) &&
-    text.slice(open.length, open.length + inner.length) === inner;
-  return exact ? parts : [{ text }];
+    frame.body === content &&
+    (contentParts.length === 1
+      ? (contentParts[0] as JoinedPart).text === content
+      : contentParts.reduce((sum, part) => sum + part.text.length, 0) === content.length);
+  return {
+    text: `${frame.open}${frame.body}${frame.close}`,
+    parts: [{ text: frame.open }, ...(exact ? contentParts : [{ text: frame.body }]), { text: frame.close }],
+  };
 }
-
-// frameElement closes every frame so (see frame-element.ts).
-const closeTag = '\n</mcp-resource>\n\n';
 
 function withParts(block: ResourceBlock, parts: readonly MediaPart[]): ResourceBlock {
   return parts.length === 0 ? block : { ...block, parts };

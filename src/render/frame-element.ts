@@ -31,11 +31,25 @@ export function frameElement(
   attributes: readonly (readonly [string, string])[],
   body: string,
 ): string {
+  const { open, body: closed, close } = frameElementParts(tag, attributes, body);
+  return `${open}${closed}${close}`;
+}
+
+/**
+ * frameElement's text in its three parts, `open + body + close`: the open tag (with the newline
+ * after it), the body as framed (escaped once more), and the close tag. A caller that counts a
+ * frame part by part (the budget) reads the body's place off it instead of searching the text.
+ */
+export function frameElementParts(
+  tag: string,
+  attributes: readonly (readonly [string, string])[],
+  body: string,
+): { readonly open: string; readonly body: string; readonly close: string } {
   const rendered = attributes.map(([name, value]) => ` ${name}="${escapeAttribute(value)}"`).join('');
   const escaped = escapeOurFrameTags(body);
   // A tag not of ours (a host's own frame) is escaped in its body too.
   const closed = (frameTags as readonly string[]).includes(tag) ? escaped : escapeFrameTags(escaped, tag);
-  return `<${tag}${rendered}>\n${closed}\n</${tag}>\n\n`;
+  return { open: `<${tag}${rendered}>\n`, body: closed, close: `\n</${tag}>\n\n` };
 }
 
 /** `<tag name="value" …/>`, attribute values escaped: a reference that carries no body. */
@@ -116,10 +130,13 @@ function mayOpen(text: string, at: number, first: number): boolean {
   return code <= 0x20 || code >= 0x80 || (code | 0x20) === first;
 }
 
+// What an attribute value escapes. Provenance seldom holds any of them, and each turn frames every
+// rendering it makes (a `relevant` turn: every attachment), so a value without one is returned
+// as it is rather than through four replaces.
+const attributeSpecial = /[&"<>]/;
+
 function escapeAttribute(value: string): string {
-  return neutralizeText(value)
-    .replace(/&/g, '&amp;')
-    .replace(/"/g, '&quot;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;');
+  const neutral = neutralizeText(value);
+  if (!attributeSpecial.test(neutral)) return neutral;
+  return neutral.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }

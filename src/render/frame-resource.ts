@@ -1,5 +1,5 @@
 import type { BlockProvenance } from '../types.js';
-import { escapeOurFrameTags, frameElement } from './frame-element.js';
+import { escapeOurFrameTags, frameElementParts } from './frame-element.js';
 import { neutralizeText } from './neutralize-text.js';
 
 /** The element name of a resource frame; content never contains its closing tag. */
@@ -34,11 +34,20 @@ export function escapeUntrustedText(text: string): string {
  * it was cut. Deterministic: the same content renders the same bytes every turn.
  */
 export function frameResource(provenance: BlockProvenance, body: string): string {
+  const { open, body: framed, close } = frameResourceParts(provenance, body);
+  return `${open}${framed}${close}`;
+}
+
+/** frameResource's text as its open tag, framed body and close tag (see frameElementParts). */
+export function frameResourceParts(
+  provenance: BlockProvenance,
+  body: string,
+): ReturnType<typeof frameElementParts> {
   const tokens =
     provenance.originalTokens === undefined
       ? []
       : [['tokens', `${provenance.originalTokensEstimated ? '~' : ''}${provenance.originalTokens}`] as const];
-  return frameElement(
+  return frameElementParts(
     frameTag,
     [
       ['server', provenance.server],
