@@ -29,9 +29,9 @@ export async function run(options: { quick: boolean }): Promise<Figures> {
   const server = await startSteadyChatServer(sizes);
   try {
     return await withEncoderLoaded(async () => {
-      const defaults = await firstTurns(server, conversations);
-      const small = await firstTurns(server, conversations, { maxBytes: smallCacheBytes });
-      const outside = await firstTurns(server, conversations, noCaches);
+      const defaults = await firstTurns(server, conversations, 'default');
+      const small = await firstTurns(server, conversations, 'small', { maxBytes: smallCacheBytes });
+      const outside = await firstTurns(server, conversations, 'outside', noCaches);
       const pinnedBytes = sizes.notes * sizes.noteBytes;
       const target = (2 * pinnedBytes + 4 * kibibyte) / kibibyte;
       return {
@@ -72,10 +72,11 @@ export const readme: ReadmeRow = {
 async function firstTurns(
   server: Awaited<ReturnType<typeof startSteadyChatServer>>,
   conversations: number,
+  // Each run's conversations are its own (new ids, new notes).
+  label: string,
   cache?: { maxBytes: number; derivedMaxBytes?: number },
 ) {
   const host: ChatHost = await libraryHost('head', server, maxTokens, cache);
-  const label = cache === undefined ? 'default' : cache.derivedMaxBytes === undefined ? 'small' : 'outside';
   let turn = 0;
   const first = async () => {
     const conversation = `${label}-${turn}`;

@@ -16,8 +16,9 @@ const derivedCacheOptionsSchema = z.strictObject({
   /**
    * Bytes held at most (default 48 MiB, 1.5× a default 32 MiB content cache): half for
    * conversions, a quarter for token arrays, 3/32 each for renderings and whole turns, 1/16 for
-   * `relevant`'s chunk indexes. Text is counted as V8 holds it (see heldTextBytes), and each
-   * entry its key and a fixed overhead.
+   * `relevant`'s chunk indexes. A conversion's text is counted as V8 holds it (see
+   * heldTextBytes), a rendering's at two bytes a character, and each entry its key and a fixed
+   * overhead.
    */
   maxBytes: z
     .number()
@@ -64,17 +65,20 @@ export class DerivedCache implements ConversionMemo, BudgetMemo {
     const { maxBytes } = parseOptions(derivedCacheOptionsSchema, options, 'derived');
     this.#renderings = segmented({
       maxSize: Math.floor((maxBytes * 3) / 32),
-      // The block's text; media parts share their data with the conversion.
-      sizeCalculation: (rendered, key) => entryBytes(key, heldTextBytes(rendered.block.text)),
+      // The block's text at two bytes a character, not read: a rendering is its frame and its
+      // content joined, and reading it (heldTextBytes) would flatten it into a copy of content the
+      // conversion already holds. Media parts share their data with the conversion.
+      sizeCalculation: (rendered, key) => entryBytes(key, 2 * rendered.block.text.length),
     });
     this.#frameCosts = new LRUCache(boundedByCount(10_000));
     this.#compositions = segmented({
       maxSize: Math.floor((maxBytes * 3) / 32),
-      // Its blocks' text (which the renderings may share) and its key, one line per attachment.
+      // Its blocks' text (the renderings', at two bytes a character, not read: see above) and its
+      // key, one line per attachment.
       sizeCalculation: (composed, key) =>
         entryBytes(
           key,
-          composed.blocks.reduce((sum, block) => sum + heldTextBytes(block.text), 0),
+          composed.blocks.reduce((sum, block) => sum + 2 * block.text.length, 0),
         ),
     });
     // Converted text, the largest share.

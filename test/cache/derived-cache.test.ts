@@ -65,7 +65,7 @@ describe('DerivedCache', () => {
     ]).toEqual([undefined, undefined, undefined, undefined]);
   });
 
-  it('bytesHeld: text as V8 holds it (ASCII one byte a character, else two), media by its base64, an omitted item 64, token arrays by their bytes, renderings and compositions by their text; each entry its key and 256 bytes more', async () => {
+  it("bytesHeld: a conversion's text as V8 holds it (ASCII one byte a character, else two), media by its base64, an omitted item 64, token arrays by their bytes, renderings and compositions by their text at two bytes a character; each entry its key and 256 bytes more", async () => {
     const cache = new DerivedCache();
     expect(cache.bytesHeld).toBe(0);
     cache.keepConversion(
@@ -82,16 +82,16 @@ describe('DerivedCache', () => {
     await cache.measureOnce('m', 100, async () => measure(5, true));
     expect(cache.bytesHeld).toBe(334 + 20 + 1 + 256);
     cache.keepRendering('rr', rendering('hello'));
-    expect(cache.bytesHeld).toBe(611 + 5 + 2 + 256);
+    expect(cache.bytesHeld).toBe(611 + 10 + 2 + 256);
     cache.keepComposition('key', { blocks: [{ text: 'ab' }, { text: 'cdé' }] });
-    expect(cache.bytesHeld).toBe(874 + 2 + 6 + 3 + 256);
+    expect(cache.bytesHeld).toBe(879 + 10 + 3 + 256);
     cache.keepFrameCost('f', {
       fullTokens: 1,
       truncatedOverheadTokens: 1,
       markerTokens: 1,
       briefMarkerTokens: 1,
     });
-    expect(cache.bytesHeld).toBe(1141);
+    expect(cache.bytesHeld).toBe(1148);
   });
 
   it('empty things with empty keys still count their 256 bytes each', async () => {
@@ -132,23 +132,24 @@ describe('DerivedCache', () => {
     // Used again, the message attachment's conversion moves to main, pushing out the one there.
     expect(cache.conversion('once')).toBeDefined();
     expect(cache.conversion('fits')).toBeUndefined();
-    // Renderings start on probation (375 of their 3,000 bytes): 114 characters fit there. One of
-    // 2,365 does not: it is kept the second time, in main (2,625 bytes); 2,366 never are.
-    cache.keepRendering('small', rendering('x'.repeat(375 - 5 - 256)));
+    // Renderings start on probation (375 of their 3,000 bytes), at two bytes a character: 57
+    // characters fit there. One of 1,182 does not: it is kept the second time, in main (2,625
+    // bytes); 1,183 never are.
+    cache.keepRendering('small', rendering('x'.repeat((375 - 5 - 256) / 2)));
     expect(cache.rendering('small')).toBeDefined();
     for (const [key, length] of [
-      ['fits', 2_365],
-      ['over', 2_366],
+      ['fits', 1_182],
+      ['over', 1_183],
     ] as const) {
       cache.keepRendering(key, rendering('x'.repeat(length)));
       expect(cache.rendering(key)).toBeUndefined();
       cache.keepRendering(key, rendering('x'.repeat(length)));
     }
     expect([cache.rendering('fits') !== undefined, cache.rendering('over')]).toEqual([true, undefined]);
-    // Compositions alike: their blocks' characters, the key's and 256.
+    // Compositions alike: their blocks' characters at two bytes, the key's and 256.
     for (const [key, length] of [
-      ['k', 2_368],
-      ['l', 2_369],
+      ['k', 1_184],
+      ['l', 1_185],
     ] as const) {
       cache.keepComposition(key, { blocks: [{ text: 'x'.repeat(length) }] });
       cache.keepComposition(key, { blocks: [{ text: 'x'.repeat(length) }] });
@@ -234,8 +235,8 @@ describe('DerivedCache', () => {
     });
 
     it('renderings and compositions start on probation: used once they stay within it, used again they move to main', () => {
-      // Renderings and compositions: 6,000 bytes each, 750 on probation. 'repeated' takes 364
-      // (its text, its key, 256), each first turn's about 360: two fit on probation.
+      // Renderings and compositions: 6,000 bytes each, 750 on probation. 'repeated' takes 464
+      // (its text at two bytes, its key, 256), each first turn's about 450: one fits on probation.
       const cache = new DerivedCache({ maxBytes: 64_000 });
       cache.keepRendering('repeated', rendering('r'.repeat(100)));
       cache.keepComposition('repeated', { blocks: [{ text: 'c'.repeat(100) }] });
@@ -244,8 +245,8 @@ describe('DerivedCache', () => {
       for (let turn = 0; turn < 200; turn++) {
         cache.keepRendering(`first turn ${turn}`, rendering('r'.repeat(90)));
         cache.keepComposition(`first turn ${turn}`, { blocks: [{ text: 'c'.repeat(90) }] });
-        expect(cache.bytesHeldByKind.renderings).toBeLessThanOrEqual(364 + 750);
-        expect(cache.bytesHeldByKind.compositions).toBeLessThanOrEqual(364 + 750);
+        expect(cache.bytesHeldByKind.renderings).toBeLessThanOrEqual(464 + 750);
+        expect(cache.bytesHeldByKind.compositions).toBeLessThanOrEqual(464 + 750);
       }
       expect(cache.rendering('repeated')).toBeDefined();
       expect(cache.composition('repeated')).toBeDefined();
