@@ -11,20 +11,18 @@ import { scopeKeyOf } from './scope-key.js';
 
 /**
  * Pins held in memory: for tests, demos and hosts that keep pins elsewhere. Pins are kept
- * deep-frozen and indexed by scope, so listing a scope (every turn) neither scans other scopes'
- * pins nor copies any: callers get the stored records, which nothing can change.
+ * deep-frozen and listed by scope, so listing a scope (every turn) neither scans other scopes'
+ * pins nor copies any: callers get the stored list, which nothing can change.
  */
 export class MemoryAttachmentStore implements AttachmentStore {
   /** Every pin by id, in the order added. */
   readonly #pins = new Map<string, Attachment>();
-  /** The same pins by scope key, then by id, in the order added. */
-  readonly #byScope = new Map<string, Map<string, Attachment>>();
   /**
-   * Each scope's pins as last listed, frozen, until a pin of that scope changes: a turn lists its
-   * scopes every turn, and gets the same array while they hold the same pins (no copy per turn).
-   * Scopes without pins are not kept (a host may have a conversation per user and no pins in it).
+   * The same pins by scope key, frozen, in the order added: a turn lists its scopes every turn and
+   * gets the same array while they hold the same pins; a write replaces its scope's array. Scopes
+   * without pins are not kept (a host may have a conversation per user and no pins in it).
    */
-  readonly #listed = new Map<string, readonly Attachment[]>();
+  readonly #byScope = new Map<string, readonly Attachment[]>();
   readonly #capFloor: PinCapFloor;
   /** Writes so far: each pin written takes the next as its version (unique within the store). */
   #writes = 0;
@@ -41,27 +39,27 @@ export class MemoryAttachmentStore implements AttachmentStore {
     await this.#capFloor.check(parsed, targetUri);
     const key = targetKey(parsed);
     const scope = scopeKeyOf(parsed.scope);
-    let inScope = this.#byScope.get(scope);
-    if (!inScope) {
-      inScope = new Map();
-      this.#byScope.set(scope, inScope);
-    }
-    const existing = [...inScope.values()].find((pin) => targetKey(pin) === key);
+    const inScope = this.#byScope.get(scope) ?? noPins;
+    const at = inScope.findIndex((pin) => targetKey(pin) === key);
+    const existing = inScope[at];
     // Re-pinning a target updates that pin in place: same id, same addedAt, same place in the order.
-    // A copy, though nothing in `parsed` is the caller's: the copy is also the compact form (flat
-    // strings where a host's were built by concatenation, objects of a fixed shape), 1.7 KiB less
-    // a conversation of 5 pins than `parsed` itself (footprint driver, 10,000 conversations).
+    // Kept as its JSON reads back, as the row stores keep it: a pin is plain data, and JSON.parse's
+    // is its compact form (flat strings, short ones shared, objects sized to their fields): 2,100
+    // bytes for a conversation's 5 pins, against 2,460 through structuredClone and 1.7 KiB more
+    // than that for `parsed` itself (heap after GC, 10,000 conversations pinning 5 notes each).
     const attachment: Attachment = deepFreeze(
-      structuredClone({
-        ...parsed,
-        id: existing?.id ?? randomUUID(),
-        addedAt: existing?.addedAt ?? new Date().toISOString(),
-        version: String(++this.#writes),
-      }),
+      JSON.parse(
+        JSON.stringify({
+          ...parsed,
+          id: existing?.id ?? randomUUID(),
+          addedAt: existing?.addedAt ?? new Date().toISOString(),
+          version: String(++this.#writes),
+        }),
+      ),
     );
     this.#pins.set(attachment.id, attachment);
-    inScope.set(attachment.id, attachment);
-    this.#listed.delete(scope);
+    const pins = existing ? inScope.with(at, attachment) : [...inScope, attachment];
+    this.#byScope.set(scope, Object.freeze(pins));
     return attachment;
   }
 
@@ -71,23 +69,15 @@ export class MemoryAttachmentStore implements AttachmentStore {
     if (!pin) return false;
     this.#pins.delete(id);
     const scope = scopeKeyOf(pin.scope);
-    const inScope = this.#byScope.get(scope);
-    inScope?.delete(id);
-    if (inScope?.size === 0) this.#byScope.delete(scope);
-    this.#listed.delete(scope);
+    const rest = (this.#byScope.get(scope) ?? noPins).filter((kept) => kept.id !== id);
+    if (rest.length === 0) this.#byScope.delete(scope);
+    else this.#byScope.set(scope, Object.freeze(rest));
     return true;
   }
 
   async list(scope: Scope): Promise<readonly Attachment[]> {
     parseScope(scope);
-    const key = scopeKeyOf(scope);
-    const listed = this.#listed.get(key);
-    if (listed) return listed;
-    const inScope = this.#byScope.get(key);
-    if (!inScope) return noPins;
-    const pins = Object.freeze([...inScope.values()]);
-    this.#listed.set(key, pins);
-    return pins;
+    return this.#byScope.get(scopeKeyOf(scope)) ?? noPins;
   }
 
   async listAll(limit: number): Promise<Attachment[]> {

@@ -132,13 +132,19 @@ function keepResolution(input: TurnAttachments, resolved: readonly ResolvedAttac
       versions.push(attachment.version);
     }
   }
-  // Copies: a store may change the lists it handed out.
+  // Copies: a store may change the lists it handed out, but for a frozen list, which cannot
+  // change (the stores here hand out frozen lists: a pipeline's is then held once, not once per
+  // conversation).
   resolutions.set(first, {
-    pipeline: [...input.pipeline],
-    conversation: [...input.conversation],
+    pipeline: unchangeable(input.pipeline),
+    conversation: unchangeable(input.conversation),
     versions,
     resolved,
   });
+}
+
+function unchangeable(list: readonly Attachment[]): readonly Attachment[] {
+  return Object.isFrozen(list) ? list : [...list];
 }
 
 function samePins(
@@ -174,6 +180,9 @@ function resolvePin(attachment: Attachment, scope: 'conversation' | 'pipeline'):
   return resolved;
 }
 
+// Shared by every candidate that superseded nothing: a merge builds a new list (see resolveAnew).
+const noneSuperseded: readonly SupersededAttachment[] = Object.freeze([]);
+
 function toCandidate(
   attachment: AttachmentTarget & AttachmentOptions,
   scope: ScopeKind,
@@ -182,14 +191,13 @@ function toCandidate(
   // Built by assignment, not by spreading conditional objects into `{ ...base, uri }`: every
   // turn resolves every pin, and V8 (Node 20) takes a slow path for a spread followed by more
   // properties, microseconds each.
-  const candidate: Writable<ResolvedAttachment> = {
-    scope,
-    server: attachment.server,
-    uri: '',
-    priority: attachment.priority ?? 0,
-    superseded: [],
-  };
-  if (attachmentId) candidate.attachmentId = attachmentId;
+  const { server } = attachment;
+  const priority = attachment.priority ?? 0;
+  // A pin's id is in the literal itself: a property added after it is kept outside the object
+  // (a property array, ~40 bytes a pin), and every pin of every conversation is resolved once.
+  const candidate: Writable<ResolvedAttachment> = attachmentId
+    ? { scope, server, uri: '', priority, superseded: noneSuperseded, attachmentId }
+    : { scope, server, uri: '', priority, superseded: noneSuperseded };
   if ('template' in attachment) candidate.template = attachment.template;
   if (attachment.maxTokens !== undefined) candidate.maxTokens = attachment.maxTokens;
   if (attachment.bypassCache !== undefined) candidate.bypassCache = attachment.bypassCache;

@@ -1,6 +1,7 @@
 import type { ReadResourceResult } from '@modelcontextprotocol/client';
 import { EventEmitter } from 'eventemitter3';
 import { z } from 'zod';
+import { detachedCopy } from '../budget/detached-copy.js';
 import { cacheHintsOf } from '../mcp/cache-hints-of.js';
 import { raceAbort } from '../mcp/race-abort.js';
 import type { AnsweredRead } from '../mcp/read-answering-input.js';
@@ -663,8 +664,11 @@ function cacheKey(request: ReadRequest): string {
   const kept = frozen ? requestKeys.get(request) : undefined;
   if (kept !== undefined) return kept;
   const key = `${spaceOf(request)}${separator}${request.uri}${separator}${request.principal ?? ''}`;
-  if (frozen) requestKeys.set(request, key);
-  return key;
+  if (!frozen) return key;
+  // Kept as a string of its own, not the tree of its parts (see SegmentedLru.set).
+  const flat = detachedCopy(key);
+  requestKeys.set(request, flat);
+  return flat;
 }
 
 /**

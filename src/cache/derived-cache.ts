@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import type { BudgetMemo, CountedBlock, FrameCost } from '../budget/composable-attachment.js';
+import { detachedCopy } from '../budget/detached-copy.js';
 import type { BodyMeasure } from '../budget/measure-body.js';
 import type { ChunkIndex } from '../budget/truncate/chunk-index.js';
 import type { ConvertedSection } from '../convert/convert-contents.js';
@@ -203,7 +204,8 @@ export class DerivedCache implements ConversionMemo, BudgetMemo {
   }
 
   keepFrameCost(key: string, cost: FrameCost): void {
-    this.#frameCosts.set(key, cost);
+    // A string of its own, not the tree of parts it was joined from (see SegmentedLru.set).
+    this.#frameCosts.set(detachedCopy(key), cost);
   }
 
   /** What each kind holds, in the bytes its bound counts (docs/caches.md states each kind's bound). */

@@ -38,6 +38,13 @@ export class PinSubscriptions {
    * was the last holder); its next turn reconciles it again.
    */
   readonly #heldByScope: LRUCache<string, HeldScope>;
+  /**
+   * Lists reconciled with every target left out (servers whose sessions bring no updates), with
+   * the sessions' epoch they were decided in: such a scope holds nothing, so it is not kept by
+   * scope (a service's conversations on stateless servers would each cost an entry for nothing).
+   * Weak: a list is remembered while the turn that got it back keeps it (see keepHeld).
+   */
+  readonly #allLeftOut = new WeakMap<readonly PinnedTarget[], number>();
   /** key → number of scopes holding it. */
   readonly #holders = new Map<string, number>();
   readonly #subscribed = new Set<string>();
@@ -93,6 +100,8 @@ export class PinSubscriptions {
    */
   reconcile(scope: string, targets: readonly PinnedTarget[]): readonly PinnedTarget[] {
     const held = this.#heldByScope.get(scope);
+    // A list whose every target was left out, decided since the last session opened or closed.
+    if (!held && this.#allLeftOut.get(targets) === this.#sessionsEpoch) return targets;
     // Every turn reconciles its scopes; pins rarely change between turns: then nothing to do.
     const decided = held?.leftOutIn === undefined || held.leftOutIn === this.#sessionsEpoch;
     if (decided && held?.targets === targets) return targets;
@@ -106,14 +115,20 @@ export class PinSubscriptions {
     const previous: ReadonlySet<string> = held?.keys ?? noKeys;
     for (const key of next) if (!previous.has(key)) this.#retain(key);
     for (const key of previous) if (!next.has(key)) this.#release(key);
-    if (next.size === 0 && !leftOut) {
+    if (next.size === 0) {
       this.#heldByScope.delete(scope);
-      return noTargets;
+      if (!leftOut) return noTargets;
+      // The scope holds nothing: only its list is remembered, for as long as its caller keeps it.
+      const listed = Object.freeze([...targets]);
+      this.#allLeftOut.set(listed, this.#sessionsEpoch);
+      return listed;
     }
     const kept = Object.freeze([...targets]);
-    // A scope whose every target was left out keeps only its list, to be recognized next turn.
-    const keys = next.size === 0 ? noKeys : next;
-    this.#heldByScope.set(scope, { targets: kept, keys, ...(leftOut && { leftOutIn: this.#sessionsEpoch }) });
+    this.#heldByScope.set(scope, {
+      targets: kept,
+      keys: next,
+      ...(leftOut && { leftOutIn: this.#sessionsEpoch }),
+    });
     return kept;
   }
 

@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { detachedCopy } from '../budget/detached-copy.js';
 import { getQuietly } from './get-quietly.js';
 
 export interface SegmentedLruOptions<Value extends {}> {
@@ -72,9 +73,12 @@ export class SegmentedLru<Value extends {}> {
   /**
    * Keeps `value`: in main, or on probation when asked and its key is neither in main already nor
    * remembered from probation (then this is its second use: it enters main). An entry too large
-   * for probation is not kept, only its key remembered.
+   * for probation is not kept, only its key remembered. The key is kept as a string of its own:
+   * keys are built by joining parts, and V8 keeps such a string as a tree of its parts (see
+   * detachedCopy).
    */
-  set(key: string, value: Value, probation: boolean): Admitted {
+  set(joinedKey: string, value: Value, probation: boolean): Admitted {
+    const key = detachedCopy(joinedKey);
     const segment = this.#probation;
     if (probation && segment && !this.#main.has(key)) {
       if (this.#remembered?.delete(key) !== true) {

@@ -141,9 +141,11 @@ describe('PinSubscriptions', () => {
     const held = subscriptions.reconcile('conversation:c', [repos]);
     expect(held).toEqual([repos]);
     expect(subscriptions.reconcile('conversation:c', held)).toBe(held);
+    // Nothing is kept for the conversation's scope: its list alone is remembered.
+    expect(subscriptions.scopes).toBe(0);
     subscriptions.reconcile('pipeline:p', [a, repos]);
     await subscriptions.settled();
-    expect([subscriptions.heldTargets, subscriptions.subscribed]).toEqual([1, [a]]);
+    expect([subscriptions.heldTargets, subscriptions.subscribed, subscriptions.scopes]).toEqual([1, [a], 1]);
   });
 
   it('a scope that left a pin out for its server decides again once a session opened: a server that now brings updates is subscribed', async () => {
