@@ -1,6 +1,6 @@
 import { type ChatHost, libraryHost } from '../support/chat-hosts.js';
 import { withEncoderLoaded } from '../support/context-bench.js';
-import { collectGarbage, round } from '../support/measure.js';
+import { round, settledHeap } from '../support/measure.js';
 import type { Figures, ReadmeRow } from '../support/scenario.js';
 import { startSteadyChatServer } from '../support/steady-chat-server.js';
 
@@ -20,7 +20,7 @@ const noCaches = { maxBytes: mebibyte, derivedMaxBytes: 1 };
  * caches over Streamable HTTP on 127.0.0.1, again with `cache.maxBytes` 16 MiB, and again with
  * caches as small as they go (what lies outside their bounds: change history, pins, subscriptions,
  * the count-bounded caches), each through a provider of its own whose caches 32 conversations
- * warm first. Figures: the heap after full GCs before and after, its growth per conversation, RSS
+ * warm first. Figures: the heap after full GCs and finalizers (settledHeap) before and after, its growth per conversation, RSS
  * at the end, and what the content and derived caches hold by their own accounting. Target:
  * growth per conversation ≤ 2× its pinned content + 4 KiB (14 KiB).
  */
@@ -92,11 +92,10 @@ async function firstTurns(
   try {
     // The pipeline's pins read, their renderings made and the code warm: no conversation's.
     for (let index = 0; index < 32; index++) await first();
-    collectGarbage(3);
-    const before = process.memoryUsage().heapUsed;
+    const before = await settledHeap();
     for (let index = 0; index < conversations; index++) await first();
-    collectGarbage(3);
-    const { heapUsed, rss } = process.memoryUsage();
+    const heapUsed = await settledHeap();
+    const { rss } = process.memoryUsage();
     const cached = host.cacheBytes();
     return {
       beforeMiB: round(before / mebibyte, 1),

@@ -31,6 +31,7 @@ const derivedCacheOptionsSchema = z.strictObject({
 export type DerivedCacheOptions = z.input<typeof derivedCacheOptionsSchema>;
 
 // Each kind's probation segment: an eighth of its share (see SegmentedLru).
+const frameCostEntries = 2_048;
 const probationShare = 8;
 // What an entry holds beyond its derived bytes and its key: the objects around them and the
 // LRU's own slots (measured in heap snapshots: about 300 to 600 bytes an entry, by kind).
@@ -71,7 +72,10 @@ export class DerivedCache implements ConversionMemo, BudgetMemo {
       // conversion already holds. Media parts share their data with the conversion.
       sizeCalculation: (rendered, key) => entryBytes(key, 2 * rendered.block.text.length),
     });
-    this.#frameCosts = new LRUCache(boundedByCount(10_000));
+    // By count: a frame cost is some 360 bytes (its key names the frame's facts), and a miss
+    // costs a few counts of short texts the tokenizer keeps anyway. 2,048 hold the frames a
+    // pipeline of hundreds of pins and its recent conversations use; 10,000 held 3.6 MiB.
+    this.#frameCosts = new LRUCache(boundedByCount(frameCostEntries));
     this.#compositions = segmented({
       maxSize: Math.floor((maxBytes * 3) / 32),
       // Its blocks' text (the renderings', at two bytes a character, not read: see above) and its
