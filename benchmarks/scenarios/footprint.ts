@@ -57,7 +57,7 @@ export async function run(options: { quick: boolean }): Promise<Figures> {
 }
 
 export const readme: ReadmeRow = {
-  what: 'the default footprint: first turns of many conversations (5 notes × 1 KB pinned each, 20 pins × 32 KB, a new 16 KB attachment) through one provider, heap after GC',
+  what: 'the default footprint: first turns of many conversations (5 notes × 1 KB pinned each, 20 pins × 32 KB, a new 16 KB attachment) through one provider, heap after GC and finalizers',
   result: (figures) =>
     `${figures.conversations} conversations: heap ${figures.heapBeforeMiB} → **${figures.heapAfterMiB} MiB** ` +
     `(${figures.heapKiBPerConversation} KiB a conversation), RSS ${figures.rssMiB} MiB; caches ${figures.contentMiB} MiB content, ` +

@@ -1,16 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTiktokenTokenizer } from '../../src/budget/tiktoken-tokenizer.js';
-import { exposedGc } from '../faults/fault-harness.js';
+import { liveHeap } from '../faults/fault-harness.js';
 
-const gc = exposedGc();
 const mebibyte = 1024 * 1024;
 const bodies = 40;
-
-/** Live heap after full collections. */
-function liveHeap(): number {
-  for (let round = 0; round < 3; round++) gc();
-  return process.memoryUsage().heapUsed;
-}
 
 /**
  * A distinct body of 1 MiB (V8 holds it at a byte a character), built in place so that the test

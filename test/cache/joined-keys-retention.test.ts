@@ -1,17 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { DerivedCache } from '../../src/cache/derived-cache.js';
 import { SegmentedLru } from '../../src/cache/segmented-lru.js';
-import { exposedGc } from '../faults/fault-harness.js';
+import { liveHeap } from '../faults/fault-harness.js';
 
-const gc = exposedGc();
 const mebibyte = 1024 * 1024;
 const bodies = 40;
-
-/** Live heap after full collections. */
-function liveHeap(): number {
-  for (let round = 0; round < 3; round++) gc();
-  return process.memoryUsage().heapUsed;
-}
 
 /** A key joined from parts, one of them cut from a distinct body of 1 MiB (a view of it in V8). */
 function joinedKey(index: number): string {

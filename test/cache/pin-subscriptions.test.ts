@@ -186,6 +186,48 @@ describe('PinSubscriptions', () => {
     expect(server.subscriptionRequests()).toEqual(['subscribe doc://a']);
   });
 
+  it('a scope that holds some pins and left one out decides again once a session opened', async () => {
+    const plain = await startGitNexusFixture({ transport: 'memory' });
+    const first = plain.serverConfig;
+    if (!('createTransport' in first)) throw new Error('the in-memory fixture has a transport factory');
+    const server = startControlledServer({ 'doc://a': text('doc://a') });
+    const steady = startControlledServer({ 'doc://b': text('doc://b') });
+    let sessions = 0;
+    // The first session reaches a server without resources.subscribe, the next one a server with it.
+    const changing = {
+      type: 'transport' as const,
+      createTransport: async () =>
+        ++sessions === 1 ? first.createTransport() : server.serverConfig.createTransport(),
+    };
+    const servers = new McpServerRegistry({ mcpServers: { changing, steady: steady.serverConfig } });
+    const subscriptions = new PinSubscriptions(servers);
+    onTestFinished(async () => {
+      subscriptions.dispose();
+      await servers.close();
+      await server.close();
+      await steady.close();
+      await plain.close();
+    });
+    await servers.getInstructions('changing');
+    expect(servers.pinUpdatesOf('changing')).toBe('ttl');
+    const pin = { server: 'changing', uri: 'doc://a' };
+    const kept = { server: 'steady', uri: 'doc://b' };
+    const held = subscriptions.reconcile('pipeline:p', [pin, kept]);
+    await subscriptions.settled();
+    expect([subscriptions.heldTargets, subscriptions.subscribed]).toEqual([1, [kept]]);
+    // The first server goes away; the registry's next session reaches the second.
+    const reopened = new Promise((resolve) => servers.once('session-opened', resolve));
+    await plain.close();
+    await servers.readResource('changing', 'doc://a');
+    await reopened;
+    expect(servers.pinUpdatesOf('changing')).toBe('notifications');
+    // The same list again: decided again, since a session opened after it left the pin out.
+    expect(subscriptions.reconcile('pipeline:p', held)).toEqual([pin, kept]);
+    await subscriptions.settled();
+    expect(subscriptions.subscribed).toEqual([kept, pin]);
+    expect(server.subscriptionRequests()).toEqual(['subscribe doc://a']);
+  });
+
   it('a scope released while its subscribe is out takes the subscription back', async () => {
     const { server, subscriptions } = await start();
     subscriptions.reconcile('pipeline:p', [a]);

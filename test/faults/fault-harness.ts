@@ -153,3 +153,12 @@ export function exposedGc(): () => void {
   setFlagsFromString('--expose-gc');
   return runInNewContext('gc') as () => void;
 }
+
+let collect: (() => void) | undefined;
+
+/** Live heap after full collections (three, so weak references a first one leaves settle too). */
+export function liveHeap(): number {
+  collect ??= exposedGc();
+  for (let round = 0; round < 3; round++) collect();
+  return process.memoryUsage().heapUsed;
+}
