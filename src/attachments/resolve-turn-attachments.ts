@@ -132,9 +132,9 @@ function keepResolution(input: TurnAttachments, resolved: readonly ResolvedAttac
       versions.push(attachment.version);
     }
   }
-  // Copies: a store may change the lists it handed out, but for a frozen list, which cannot
-  // change (the stores here hand out frozen lists: a pipeline's is then held once, not once per
-  // conversation).
+  // Copies, since a store may change a list it handed out; a frozen list cannot change and is
+  // kept as it is (the stores here hand out frozen lists: a pipeline's is then held once, not
+  // once per conversation).
   resolutions.set(first, {
     pipeline: unchangeable(input.pipeline),
     conversation: unchangeable(input.conversation),

@@ -31,8 +31,11 @@ const derivedCacheOptionsSchema = z.strictObject({
 export type DerivedCacheOptions = z.input<typeof derivedCacheOptionsSchema>;
 
 // Each kind's probation segment: an eighth of its share (see SegmentedLru).
-const frameCostEntries = 2_048;
 const probationShare = 8;
+// Frame costs kept, by count: a frame cost is some 360 bytes (its key names the frame's facts),
+// and a miss costs a few counts of short texts the tokenizer keeps anyway. 2,048 hold the frames
+// a pipeline of hundreds of pins and its recent conversations use; 10,000 held 3.6 MiB.
+const frameCostEntries = 2_048;
 // What an entry holds beyond its derived bytes and its key: the objects around them and the
 // LRU's own slots (measured in heap snapshots: about 300 to 600 bytes an entry, by kind).
 const entryOverheadBytes = 256;
@@ -72,9 +75,6 @@ export class DerivedCache implements ConversionMemo, BudgetMemo {
       // conversion already holds. Media parts share their data with the conversion.
       sizeCalculation: (rendered, key) => entryBytes(key, 2 * rendered.block.text.length),
     });
-    // By count: a frame cost is some 360 bytes (its key names the frame's facts), and a miss
-    // costs a few counts of short texts the tokenizer keeps anyway. 2,048 hold the frames a
-    // pipeline of hundreds of pins and its recent conversations use; 10,000 held 3.6 MiB.
     this.#frameCosts = new LRUCache(boundedByCount(frameCostEntries));
     this.#compositions = segmented({
       maxSize: Math.floor((maxBytes * 3) / 32),
