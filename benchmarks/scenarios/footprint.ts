@@ -20,9 +20,9 @@ const noCaches = { maxBytes: mebibyte, derivedMaxBytes: 1 };
  * caches over Streamable HTTP on 127.0.0.1, again with `cache.maxBytes` 16 MiB, and again with
  * caches as small as they go (what lies outside their bounds: change history, pins, subscriptions,
  * the count-bounded caches), each through a provider of its own whose caches 32 conversations
- * warm first. Figures: the heap after full GCs and finalizers (settledHeap) before and after, its growth per conversation, RSS
- * at the end, and what the content and derived caches hold by their own accounting. Target:
- * growth per conversation ≤ 2× its pinned content + 4 KiB (14 KiB).
+ * warm first. Figures: the heap after full GCs and finalizers (settledHeap) before and after, its
+ * growth per conversation, RSS at the end, and what the content and derived caches hold by their
+ * own accounting. Target: growth per conversation ≤ 2× its pinned content + 4 KiB (14 KiB).
  */
 export async function run(options: { quick: boolean }): Promise<Figures> {
   const conversations = options.quick ? 1_000 : 10_000;

@@ -32,9 +32,9 @@ export type DerivedCacheOptions = z.input<typeof derivedCacheOptionsSchema>;
 
 // Each kind's probation segment: an eighth of its share (see SegmentedLru).
 const probationShare = 8;
-// Frame costs kept, by count: a frame cost is some 360 bytes (its key names the frame's facts),
-// and a miss costs a few counts of short texts the tokenizer keeps anyway. 2,048 hold the frames
-// a pipeline of hundreds of pins and its recent conversations use; 10,000 held 3.6 MiB.
+// Frame costs kept, by count: 10,000 held 3.6 MiB (a heap snapshot of the footprint's turns; the
+// key names the frame's facts), and a miss costs a few counts of short texts the tokenizer keeps
+// anyway. 2,048 hold the frames of a pipeline of hundreds of pins and of its recent conversations.
 const frameCostEntries = 2_048;
 // What an entry holds beyond its derived bytes and its key: the objects around them and the
 // LRU's own slots (measured in heap snapshots: about 300 to 600 bytes an entry, by kind).

@@ -28,6 +28,46 @@ async function start() {
   return { server, servers, subscriptions, failures };
 }
 
+/**
+ * A registry whose `changing` server brings no updates on its first session (no
+ * resources.subscribe) and does on the next, which `reopen` makes; beside it `steady`, which
+ * always does.
+ */
+async function startChanging() {
+  const plain = await startGitNexusFixture({ transport: 'memory' });
+  const first = plain.serverConfig;
+  if (!('createTransport' in first)) throw new Error('the in-memory fixture has a transport factory');
+  const server = startControlledServer({ 'doc://a': text('doc://a') });
+  const steady = startControlledServer({ 'doc://b': text('doc://b') });
+  let sessions = 0;
+  // The first session reaches a server without resources.subscribe, the next one a server with it.
+  const changing = {
+    type: 'transport' as const,
+    createTransport: async () =>
+      ++sessions === 1 ? first.createTransport() : server.serverConfig.createTransport(),
+  };
+  const servers = new McpServerRegistry({ mcpServers: { changing, steady: steady.serverConfig } });
+  const subscriptions = new PinSubscriptions(servers);
+  onTestFinished(async () => {
+    subscriptions.dispose();
+    await servers.close();
+    await server.close();
+    await steady.close();
+    await plain.close();
+  });
+  await servers.getInstructions('changing');
+  expect(servers.pinUpdatesOf('changing')).toBe('ttl');
+  // The first server goes away; the registry's next session reaches the second.
+  const reopen = async () => {
+    const reopened = new Promise((resolve) => servers.once('session-opened', resolve));
+    await plain.close();
+    await servers.readResource('changing', 'doc://a');
+    await reopened;
+    expect(servers.pinUpdatesOf('changing')).toBe('notifications');
+  };
+  return { server, subscriptions, reopen };
+}
+
 describe('PinSubscriptions', () => {
   it('subscribes what a scope pins, once however many scopes hold it, and unsubscribes with the last holder', async () => {
     const { server, subscriptions } = await start();
@@ -149,36 +189,11 @@ describe('PinSubscriptions', () => {
   });
 
   it('a scope that left a pin out for its server decides again once a session opened: a server that now brings updates is subscribed', async () => {
-    const plain = await startGitNexusFixture({ transport: 'memory' });
-    const first = plain.serverConfig;
-    if (!('createTransport' in first)) throw new Error('the in-memory fixture has a transport factory');
-    const server = startControlledServer({ 'doc://a': text('doc://a') });
-    let sessions = 0;
-    // The first session reaches a server without resources.subscribe, the next one a server with it.
-    const changing = {
-      type: 'transport' as const,
-      createTransport: async () =>
-        ++sessions === 1 ? first.createTransport() : server.serverConfig.createTransport(),
-    };
-    const servers = new McpServerRegistry({ mcpServers: { changing } });
-    const subscriptions = new PinSubscriptions(servers);
-    onTestFinished(async () => {
-      subscriptions.dispose();
-      await servers.close();
-      await server.close();
-      await plain.close();
-    });
-    await servers.getInstructions('changing');
-    expect(servers.pinUpdatesOf('changing')).toBe('ttl');
+    const { server, subscriptions, reopen } = await startChanging();
     const pin = { server: 'changing', uri: 'doc://a' };
     const held = subscriptions.reconcile('pipeline:p', [pin]);
     expect(subscriptions.heldTargets).toBe(0);
-    // The first server goes away; the registry's next session reaches the second.
-    const reopened = new Promise((resolve) => servers.once('session-opened', resolve));
-    await plain.close();
-    await servers.readResource('changing', 'doc://a');
-    await reopened;
-    expect(servers.pinUpdatesOf('changing')).toBe('notifications');
+    await reopen();
     // The same list again: decided again, since a session opened after it left the pin out.
     expect(subscriptions.reconcile('pipeline:p', held)).toEqual([pin]);
     await subscriptions.settled();
@@ -187,40 +202,13 @@ describe('PinSubscriptions', () => {
   });
 
   it('a scope that holds some pins and left one out decides again once a session opened', async () => {
-    const plain = await startGitNexusFixture({ transport: 'memory' });
-    const first = plain.serverConfig;
-    if (!('createTransport' in first)) throw new Error('the in-memory fixture has a transport factory');
-    const server = startControlledServer({ 'doc://a': text('doc://a') });
-    const steady = startControlledServer({ 'doc://b': text('doc://b') });
-    let sessions = 0;
-    // The first session reaches a server without resources.subscribe, the next one a server with it.
-    const changing = {
-      type: 'transport' as const,
-      createTransport: async () =>
-        ++sessions === 1 ? first.createTransport() : server.serverConfig.createTransport(),
-    };
-    const servers = new McpServerRegistry({ mcpServers: { changing, steady: steady.serverConfig } });
-    const subscriptions = new PinSubscriptions(servers);
-    onTestFinished(async () => {
-      subscriptions.dispose();
-      await servers.close();
-      await server.close();
-      await steady.close();
-      await plain.close();
-    });
-    await servers.getInstructions('changing');
-    expect(servers.pinUpdatesOf('changing')).toBe('ttl');
+    const { server, subscriptions, reopen } = await startChanging();
     const pin = { server: 'changing', uri: 'doc://a' };
     const kept = { server: 'steady', uri: 'doc://b' };
     const held = subscriptions.reconcile('pipeline:p', [pin, kept]);
     await subscriptions.settled();
     expect([subscriptions.heldTargets, subscriptions.subscribed]).toEqual([1, [kept]]);
-    // The first server goes away; the registry's next session reaches the second.
-    const reopened = new Promise((resolve) => servers.once('session-opened', resolve));
-    await plain.close();
-    await servers.readResource('changing', 'doc://a');
-    await reopened;
-    expect(servers.pinUpdatesOf('changing')).toBe('notifications');
+    await reopen();
     // The same list again: decided again, since a session opened after it left the pin out.
     expect(subscriptions.reconcile('pipeline:p', held)).toEqual([pin, kept]);
     await subscriptions.settled();
