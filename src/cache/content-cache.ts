@@ -1,7 +1,6 @@
 import type { ReadResourceResult } from '@modelcontextprotocol/client';
 import { EventEmitter } from 'eventemitter3';
 import { z } from 'zod';
-import { detachedCopy } from '../budget/detached-copy.js';
 import { cacheHintsOf } from '../mcp/cache-hints-of.js';
 import { raceAbort } from '../mcp/race-abort.js';
 import type { AnsweredRead } from '../mcp/read-answering-input.js';
@@ -654,21 +653,12 @@ export class ContentCache extends EventEmitter<CacheEvents> {
 
 const separator = '\u0000';
 
-// The key of each frozen request object (the provider passes one per attachment and principal,
-// every turn): a warm turn's peeks build no key strings (nor flatten them for the lookup). A
-// request that can still change, or is made for one call, gets its key built as it stands.
-const requestKeys = new WeakMap<ReadRequest, string>();
-
+// Built for each call: a key kept per request object would be one more string and weak-map entry
+// for every pin of every conversation, held as long as the pin (about 1.5 KiB a conversation of
+// 5 pins with its request, footprint at 10,000 conversations) to save a join and its hash on a
+// peek (docs/reuse.md). The LRU keeps the copy it stores (see SegmentedLru.set).
 function cacheKey(request: ReadRequest): string {
-  const frozen = Object.isFrozen(request);
-  const kept = frozen ? requestKeys.get(request) : undefined;
-  if (kept !== undefined) return kept;
-  const key = `${spaceOf(request)}${separator}${request.uri}${separator}${request.principal ?? ''}`;
-  if (!frozen) return key;
-  // Kept as a string of its own, not the tree of its parts (see SegmentedLru.set).
-  const flat = detachedCopy(key);
-  requestKeys.set(request, flat);
-  return flat;
+  return `${spaceOf(request)}${separator}${request.uri}${separator}${request.principal ?? ''}`;
 }
 
 /**

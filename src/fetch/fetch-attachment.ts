@@ -1,5 +1,5 @@
 import type { ComposableAttachment } from '../budget/composable-attachment.js';
-import type { CachedContent, CacheRead, ContentCache, ReadRequest } from '../cache/content-cache.js';
+import type { CachedContent, CacheRead, ContentCache } from '../cache/content-cache.js';
 import type { DerivedCache } from '../cache/derived-cache.js';
 import { measureContents } from '../cache/measure-contents.js';
 import type { ConvertedResource } from '../convert/convert-contents.js';
@@ -251,29 +251,9 @@ function peekContent(attachment: FetchTarget, context: FetchContext): CacheRead 
     identity.catch(() => undefined);
     return undefined;
   }
-  return context.cache?.peek(
-    peekRequestOf(attachment, identity, partitionOf(server, context), context.principal),
-  );
-}
-
-// The peek request of each target, per principal (and user, see ReadRequest.privateTo): a pin's target is one object while the pin is
-// unchanged (see resolvePin), so a warm turn's peeks allocate no request, and the cache keeps its
-// key by it (a frozen request). A target built for one turn gets one for that turn, dropped with it.
-const peekRequests = new WeakMap<FetchTarget, ReadRequest>();
-
-function peekRequestOf(
-  attachment: FetchTarget,
-  identity: string,
-  principal: string | undefined,
-  privateTo: string | undefined,
-): ReadRequest {
-  const kept = peekRequests.get(attachment);
-  if (kept && kept.principal === principal && kept.privateTo === privateTo && kept.identity === identity)
-    return kept;
-  const { server, uri } = attachment;
-  const request = Object.freeze({ server, identity, uri, principal, privateTo });
-  peekRequests.set(attachment, request);
-  return request;
+  const { uri } = attachment;
+  const principal = partitionOf(server, context);
+  return context.cache?.peek({ server, identity, uri, principal, privateTo: context.principal });
 }
 
 /** Whether this attachment is read past the cache: there is none, or the turn or pin says so. */
