@@ -110,7 +110,8 @@ async function runOn(era: BenchEra, options: { quick: boolean }): Promise<Figure
         const context = await host.turn(turn);
         const ms = performance.now() - started;
         if (context && context.usedTokens > maxTokens) over++;
-        if (context && check && taken++ % 4 === 0) toCount.push(context.text);
+        if (context && check && taken++ % 4 === 0)
+          toCount.push(context.blocks.map((block) => block.text).join(''));
         return ms;
       };
       let countedWhole = 0;

@@ -22,10 +22,14 @@ export interface ChatTurn {
   readonly newUris: readonly string[];
 }
 
-/** What a turn handed the model, for the budget check made outside the clock. */
+/**
+ * What a turn handed the model, for the budget check made outside the clock: its blocks, joined
+ * only for the turns checked (a 32,000-token context is ~128 KB of text, and joining it is the
+ * host's work for its model call, which the floor does not do either).
+ */
 export interface ChatContext {
   readonly usedTokens: number;
-  readonly text: string;
+  readonly blocks: readonly { readonly text: string }[];
 }
 
 /** A host running chat turns: the library with one truncation strategy, or the floor. */
@@ -83,7 +87,7 @@ export async function libraryHost(
         requireEra(trace, server.era);
         checked = true;
       }
-      return { usedTokens: trace.budget.usedTokens, text: blocks.map((block) => block.text).join('') };
+      return { usedTokens: trace.budget.usedTokens, blocks };
     },
     cacheBytes: () => {
       const metrics = provider.metrics;
