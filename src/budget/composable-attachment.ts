@@ -21,12 +21,17 @@ export interface ComposableAttachment {
 
 /** Keeps how far each unchanged body was counted, across turns (the derived cache). */
 export interface MeasureMemo {
-  /** `probation`: a message attachment's, likely counted once (see docs/caches.md). */
+  /**
+   * `probation`: a message attachment's, likely counted once (see docs/caches.md). `again`: this
+   * turn looked the key up already (it counts on from that measure): finding it is not a later
+   * turn's use, and leaves it where it is.
+   */
   measureOnce(
     key: string,
     limitTokens: number,
     compute: () => Promise<BodyMeasure>,
     probation: boolean,
+    again?: boolean,
   ): Promise<BodyMeasure>;
 }
 

@@ -94,7 +94,14 @@ async function composeAnew(
     }
   });
   const planned = await planShares(bodies, tokenizer, options, available, failures);
-  const context: FitContext = { tokenizer, options, maxTokens, preambleTokens, renderedThisTurn: new Map() };
+  const context: FitContext = {
+    tokenizer,
+    options,
+    maxTokens,
+    preambleTokens,
+    renderedThisTurn: new Map(),
+    indexedThisTurn: new Map(),
+  };
 
   const fitted = await fitRendering(
     () => evaluate(planned, context, failures),

@@ -232,7 +232,7 @@ async function measureFrame(
   };
 }
 
-/** measureBody, through the derived cache when the content has a key. */
+/** measureBody, through the derived cache when the content has a key (`earlier`: this turn's). */
 async function measureCached(
   { item, body }: AttachmentBody,
   limit: number,
@@ -248,6 +248,7 @@ async function measureCached(
     limit,
     () => measureBody(text, limit, tokenizer, earlier),
     item.provenance.scope === 'message',
+    earlier !== undefined,
   );
 }
 

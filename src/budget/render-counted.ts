@@ -8,7 +8,9 @@ import { type BodyMeasure, measureBody } from './measure-body.js';
 import type { BudgetDecision } from './plan-budget.js';
 import { lazilyRead, modelKey, type PlannedAttachment, provenanceOf } from './plan-shares.js';
 import type { Tokenizer } from './tokenizer.js';
+import type { ChunkIndex } from './truncate/chunk-index.js';
 import { truncationStrategies } from './truncate/truncation-strategies.js';
+import type { ChunkMemo } from './truncate/truncation-strategy.js';
 import { truncationMarker } from './truncation-marker.js';
 
 export type ResourceBlock = ContextBlock & { kind: 'resource' };
@@ -25,6 +27,13 @@ export interface FitContext {
    * renderings off probation).
    */
   readonly renderedThisTurn?: Map<string, CountedBlock>;
+  /**
+   * This turn's chunk indexes by key (`relevant`), for the same reason: a later pass cuts the same
+   * body again, and looking its index up in the derived cache again would move a first turn's
+   * index off probation (hostLike: every new attachment's and first-turn note's index entered
+   * main, and 300 first turns pushed the indexes of conversations in progress out).
+   */
+  readonly indexedThisTurn?: Map<string, ChunkIndex>;
 }
 
 /**
@@ -94,7 +103,7 @@ function renderingKey(
 async function renderAttachment(
   attachment: PlannedAttachment,
   decision: BudgetDecision,
-  { tokenizer, options }: FitContext,
+  { tokenizer, options, indexedThisTurn }: FitContext,
 ): Promise<{ block: ResourceBlock; parts: readonly JoinedPart[] } | undefined> {
   if (decision.fate === 'omitted') return undefined;
   const { item, body: assembled, measure, cost } = attachment;
@@ -139,7 +148,7 @@ async function renderAttachment(
       item.contentKey !== undefined &&
       text === assembled.body && {
         chunks: {
-          memo: options.derived,
+          memo: indexedThisTurn ? onceThisTurn(options.derived, indexedThisTurn) : options.derived,
           key: `${item.contentKey}\u0000${modelKey(options.model)}\u0000${tokenizer.name}`,
           probation: item.provenance.scope === 'message',
         },
@@ -207,6 +216,20 @@ function framedParts(
   return {
     text: `${frame.open}${frame.body}${frame.close}`,
     parts: [{ text: frame.open }, ...(exact ? contentParts : [{ text: frame.body }]), { text: frame.close }],
+  };
+}
+
+/** `memo` looked up once a turn: an index found (or built) this turn is taken from `thisTurn` after. */
+function onceThisTurn(memo: ChunkMemo, thisTurn: Map<string, ChunkIndex>): ChunkMemo {
+  return {
+    chunkIndex: (key, build, probation) => {
+      let index = thisTurn.get(key);
+      if (!index) {
+        index = memo.chunkIndex(key, build, probation);
+        thisTurn.set(key, index);
+      }
+      return index;
+    },
   };
 }
 

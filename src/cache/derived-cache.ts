@@ -127,9 +127,13 @@ export class DerivedCache implements ConversionMemo, BudgetMemo {
     this.#conversions.set(key, converted, probation);
   }
 
-  /** A measure that covers `limitTokens`: complete, or counted past the limit. */
-  #covering(key: string, limitTokens: number): BodyMeasure | undefined {
-    const measure = this.#measures.get(key);
+  /**
+   * A measure that covers `limitTokens`: complete, or counted past the limit. Looked up `again`
+   * in the same turn, it is peeked at: a second lookup would move a message attachment's measure
+   * off probation (every first turn measures its attachment twice: to a cut's share, then on).
+   */
+  #covering(key: string, limitTokens: number, again: boolean): BodyMeasure | undefined {
+    const measure = again ? this.#measures.peek(key) : this.#measures.get(key);
     if (!measure) return undefined;
     return measure.head.complete || measure.head.tokens.length > limitTokens ? measure : undefined;
   }
@@ -143,8 +147,9 @@ export class DerivedCache implements ConversionMemo, BudgetMemo {
     limitTokens: number,
     compute: () => Promise<BodyMeasure>,
     probation = false,
+    again = false,
   ): Promise<BodyMeasure> {
-    const cached = this.#covering(key, limitTokens);
+    const cached = this.#covering(key, limitTokens, again);
     if (cached) return cached;
     const flightKey = `${key}#${limitTokens}`;
     let flight = this.#measuring.get(flightKey);

@@ -234,6 +234,42 @@ describe('DerivedCache', () => {
       expect(counts).toBe(0);
     });
 
+    it("a message attachment's count looked up again in its turn (to count on) stays on probation; a later turn's lookup moves one to main", async () => {
+      // Measures: 7,000 main, 1,000 on probation; a count of 40 tokens takes 160 + its key + 256.
+      const cache = new DerivedCache({ maxBytes: 32_000 });
+      const countedOn = async (key: string) => {
+        await cache.measureOnce(key, 20, async () => measure(21, false), true);
+        await cache.measureOnce(key, 40, async () => measure(41, false), true, true);
+      };
+      const others = async (from: number) => {
+        for (let other = from; other < from + 10; other++)
+          await cache.measureOnce(`other ${other}`, 20, async () => measure(21, false), true);
+      };
+      let counts = 0;
+      const later = (key: string) =>
+        cache.measureOnce(
+          key,
+          30,
+          async () => {
+            counts++;
+            return measure(41, false);
+          },
+          true,
+        );
+      // Its turn counted it twice, then other attachments pushed it out of probation.
+      await countedOn('once');
+      await others(0);
+      await later('once');
+      expect(counts).toBe(1);
+      // Found by a later turn, it moves to main, where other attachments do not reach it.
+      await countedOn('twice');
+      await later('twice');
+      expect(counts).toBe(1);
+      await others(10);
+      await later('twice');
+      expect(counts).toBe(1);
+    });
+
     it('renderings and compositions start on probation: used once they stay within it, used again they move to main', () => {
       // Renderings and compositions: 6,000 bytes each, 750 on probation. 'repeated' takes 464
       // (its text at two bytes, its key, 256), each first turn's about 450: one fits on probation.
