@@ -125,8 +125,12 @@ export function createTiktokenTokenizer(
   // body from its end again as it fits the rendering (see encodeChunked's `walked`).
   let lastFromEnd: { readonly text: string; readonly walked: number[] } | undefined;
   let disposed = false;
-  const countShort = (text: string): number | undefined => {
+  const countShort = (text: string, keep = true): number | undefined => {
     if (text.length >= cacheFromChars) return undefined;
+    // A text not asked about again (a new body's chunk, hundreds a turn under `relevant`) is only
+    // counted: kept, each would be a copy of the chunk (hostLike: 12 KB a steady turn, up to the
+    // bound's 10,000 chunks), hashed twice, for a count its chunk index already keeps.
+    if (!keep) return encodeGuarded(text, pieceEncoder).length;
     // Short texts recur every turn (frame headers, markers): keep their counts, keyed by the
     // text itself (hashing them would cost about what counting does).
     const known = shortCounts.get(text);

@@ -31,8 +31,10 @@ export interface Tokenizer {
    * `count(text)` without waiting, for a text short enough to count at once (a marker, a join, a
    * chunk), else undefined (then `count`). Optional: the budget awaits `count` without it. It saves
    * a turn that adds up hundreds of short counts (a `relevant` cut's markers and joins) a promise each.
+   * `keep: false` for a text no later call asks about (a body's chunk, whose count the body's chunk
+   * index keeps): a tokenizer that keeps short counts need not keep this one. Absent: true.
    */
-  countShort?(text: string): number | undefined;
+  countShort?(text: string, keep?: boolean): number | undefined;
   /**
    * Tokens from the start (or the end) of `text` until more than `limitTokens` are seen, so the
    * cost grows with the limit, not the text. Optional: without it the whole text is encoded.

@@ -33,4 +33,16 @@ describe('what the tokenizer keeps of a text cut from a body', () => {
     // Kept: 80 texts of under 1,024 characters and 40 pieces. Held alive, the bodies would be 40 MiB.
     expect(grown).toBeLessThan(8 * mebibyte);
   });
+
+  it('a short count asked not to keep (a body`s chunk, kept by its index) keeps nothing, and is the same count', async () => {
+    // 6,000 distinct chunks of 900 characters: kept, their copies alone would be over 5 MiB.
+    const chunk = (index: number) => `${index} `.padEnd(900, `lorem ipsum ${index % 97} dolor sit amet, `);
+    for (let index = 0; index < 50; index++)
+      expect(tokenizer.countShort?.(chunk(index), false)).toBe(await tokenizer.count(`${chunk(index)}`));
+    const before = liveHeap();
+    let tokens = 0;
+    for (let index = 100; index < 6_100; index++) tokens += tokenizer.countShort?.(chunk(index), false) ?? 0;
+    expect(tokens).toBeGreaterThan(6_000 * 100);
+    expect(liveHeap() - before).toBeLessThan(mebibyte);
+  });
 });

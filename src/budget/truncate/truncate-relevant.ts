@@ -153,7 +153,8 @@ async function countChunk(request: TruncationRequest, start: number, end: number
   }
   const text = body.slice(start, end);
   // A chunk short enough is counted at once: a new body's chunks, dozens, a promise each otherwise.
-  return tokenizer.countShort?.(text) ?? (await tokenizer.count(text));
+  // Kept by the tokenizer only where no index keeps its count (request.chunks).
+  return tokenizer.countShort?.(text, request.chunks === undefined) ?? (await tokenizer.count(text));
 }
 
 /** The body's chunk index from `from`: the one kept for it, or built (and kept). */
