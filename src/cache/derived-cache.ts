@@ -130,7 +130,7 @@ export class DerivedCache implements ConversionMemo, BudgetMemo {
   /**
    * A measure that covers `limitTokens`: complete, or counted past the limit. Looked up `again`
    * in the same turn, it is peeked at: a second lookup would move a message attachment's measure
-   * off probation (every first turn measures its attachment twice: to a cut's share, then on).
+   * off probation (a first turn often measures its attachment twice: to a cut's share, then on).
    */
   #covering(key: string, limitTokens: number, again: boolean): BodyMeasure | undefined {
     const measure = again ? this.#measures.peek(key) : this.#measures.get(key);
