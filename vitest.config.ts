@@ -18,6 +18,7 @@ export default defineConfig({
     // machines this runs on): most files wait on servers and child processes, not the CPU, and
     // each file's own import and transform was the run's largest serial cost.
     maxWorkers: availableParallelism(),
+    setupFiles: ['test/support/fast-check-sizes.ts'],
     // Every project probes PostgreSQL, Redis, Chromium, openssl and the PostgreSQL/Redis binaries
     // (once per run) and prints one line per missing one; tests that need it skip (under CI=true
     // the run fails instead).
