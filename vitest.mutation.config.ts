@@ -32,6 +32,9 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Tests that need PostgreSQL, Redis or Chromium read what this probe found (test/support/services.ts).
     globalSetup: ['test/support/probe-services.ts'],
+    // Property tests at the sizes they name, as under `npm test`: at fast-check's small default a
+    // mutant only a large input catches would count as survived.
+    setupFiles: ['test/support/fast-check-sizes.ts'],
     include: [
       ...(tests !== undefined && tests.length > 0
         ? tests
