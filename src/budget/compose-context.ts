@@ -224,16 +224,25 @@ async function grow(
       if (decision.fate !== 'truncated' || left <= 0) continue;
       const cap = Math.min(attachment.item.capTokens ?? Number.POSITIVE_INFINITY, attachment.cost.fullTokens);
       const extra = Math.min(left, cap - tokens);
-      if (extra <= 0) continue;
+      // Grown from what it rendered, not from its share: the part of its share a cut left unused
+      // (a chunk or line that did not fit) is already in the slack. Grown from the share, a cut
+      // took that part twice, the round came out over and was thrown away, slack and all: in
+      // hostLike, 3 to 4 first rounds in 10 under `relevant` (about 1,900 tokens each) and under
+      // `head`. A share no larger than the one it had cuts no more.
+      const grown = tokens + extra;
+      if (extra <= 0 || grown <= decision.tokens) continue;
       // Decided as the plan decides (a share that covers the whole is the whole: a cut given room
       // for all of its body would show it all under a frame that says truncated, with no marker),
       // for a body counted to its end and allowed whole by its cap. An estimated whole cost is
       // only a guess from below: that body stays cut, and marked.
-      const grown = decision.tokens + extra;
       attachment.decision =
         !attachment.measure.estimated && attachment.cost.fullTokens <= cap
           ? decisionFor(attachment.cost, grown)
-          : { fate: 'truncated', tokens: grown, contentTokens: decision.contentTokens + extra };
+          : {
+              fate: 'truncated',
+              tokens: grown,
+              contentTokens: decision.contentTokens + grown - decision.tokens,
+            };
       left -= extra;
     }
     if (left === slack) break;

@@ -202,9 +202,9 @@ describe('composeContext, exactly (one token per character)', () => {
     const body = '🎉'.repeat(1000) + 'x'.repeat(3000);
     const composed = await compose([textItem(0, body), textItem(1, lines(2, 'beta'))], { maxTokens: 4000 });
     expect(composed.attachments[0]?.originalTokensEstimated).toBe(true);
-    expect(composed.usedTokens).toBe(3829);
+    expect(composed.usedTokens).toBe(3827);
     expect(settled(composed)).toEqual([
-      { decision: { fate: 'truncated', tokens: 3404, contentTokens: 3094 }, tokens: 3402 },
+      { decision: { fate: 'truncated', tokens: 3402, contentTokens: 3092 }, tokens: 3400 },
       { decision: { fate: 'whole', tokens: 235 }, tokens: 235 },
     ]);
   });
@@ -216,22 +216,27 @@ describe('composeContext, exactly (one token per character)', () => {
       { maxTokens: 8000 },
     );
     // Planned whole by its estimate, the emoji body renders over its cap and over the turn.
-    // Cut to 3588, it renders 3586, and the turn 7793: the largest is not cut again.
-    expect(composed.usedTokens).toBe(7793);
+    // Cut to 3588, it renders 3586, and the turn 7793: the largest is not cut again. The 207 left
+    // are handed out from what each cut rendered: the emoji body's 163 up to its estimated whole
+    // (3749), beta's 44, and the turn comes to 7994.
+    expect(composed.usedTokens).toBe(7994);
     expect(settled(composed)).toEqual([
       { decision: { fate: 'truncated', tokens: 400, contentTokens: 90 }, tokens: 395 },
-      { decision: { fate: 'truncated', tokens: 3588, contentTokens: 3278 }, tokens: 3586 },
-      { decision: { fate: 'truncated', tokens: 3659, contentTokens: 3349 }, tokens: 3620 },
+      { decision: { fate: 'truncated', tokens: 3749, contentTokens: 3439 }, tokens: 3747 },
+      { decision: { fate: 'truncated', tokens: 3664, contentTokens: 3354 }, tokens: 3660 },
     ]);
   });
 
-  it('a cut landing short of its share: the first cut takes the slack, and the turn fills to the token', async () => {
+  it('a cut landing short of its share: the first cut takes the slack, grown from what it rendered', async () => {
     const composed = await compose([textItem(0, alpha), textItem(1, beta)]);
-    // Planned 904 each with the longest marker paid for, the cuts render 1991 in all: the 9
-    // left over go to the first cut, and the turn comes to exactly 2000.
-    expect(composed.usedTokens).toBe(2000);
+    // Planned 904 each with the longest marker paid for, the cuts render 1991 in all (901 and
+    // 898): the 9 left over go to the first cut, 901 + 9 = 910. Its marker is again 3 short of
+    // the longest, so the turn comes to 1997; a share grown from its own (913) could fill it to
+    // the token here, but a cut that left content unused (a line end, a chunk) would take that
+    // twice and come out over.
+    expect(composed.usedTokens).toBe(1997);
     expect(settled(composed)).toEqual([
-      { decision: { fate: 'truncated', tokens: 913, contentTokens: 603 }, tokens: 910 },
+      { decision: { fate: 'truncated', tokens: 910, contentTokens: 600 }, tokens: 907 },
       { decision: { fate: 'truncated', tokens: 904, contentTokens: 594 }, tokens: 898 },
     ]);
   });
@@ -241,9 +246,9 @@ describe('composeContext, exactly (one token per character)', () => {
       [textItem(2, lines(10, 'gamma'), 100), textItem(3, gamma), textItem(0, alpha, 700), textItem(1, beta)],
       { maxTokens: 2300 },
     );
-    // gamma 10 has a cap below its smallest cut, gamma 3 fits whole, alpha renders at its cap:
-    // the 6 tokens the cuts left unused all go to beta.
-    expect(composed.usedTokens).toBe(2300);
+    // gamma 10 has a cap below its smallest cut, gamma 3 fits whole, alpha's share is its cap (it
+    // renders 697 of 700): the 6 tokens the cuts left unused all go to beta.
+    expect(composed.usedTokens).toBe(2297);
     expect(settled(composed)).toEqual([
       {
         decision: {
@@ -253,28 +258,40 @@ describe('composeContext, exactly (one token per character)', () => {
         tokens: 0,
       },
       { decision: { fate: 'whole', tokens: 278 }, tokens: 278 },
-      { decision: { fate: 'truncated', tokens: 703, contentTokens: 393 }, tokens: 700 },
+      { decision: { fate: 'truncated', tokens: 700, contentTokens: 390 }, tokens: 697 },
       { decision: { fate: 'truncated', tokens: 1133, contentTokens: 823 }, tokens: 1130 },
     ]);
   });
 
   it('a grow round that no longer fits is not kept', async () => {
-    const composed = await compose([textItem(0, alpha, 700), textItem(1, beta)]);
-    // The first round hands beta the 13 left (1987 → 1990) and is kept; the second hands it the
-    // 10 still left, and the rendering comes to 2017, over: the first round's stays.
-    expect(composed.usedTokens).toBe(1990);
+    // A tokenizer that counts a text whole, one token per character and one more per 20 of them:
+    // a rendering counts more than its parts do apart, so a cut renders over its share, and a
+    // round grown from what it rendered can come out over the budget.
+    const { tokenizer: chars } = createCharTokenizer({ bounded: true, prefix: true });
+    const whole = (text: string) => length(text) + Math.floor(length(text) / 20);
+    const tokenizer = { ...chars, piecewise: false, count: async (text: string) => whole(text) };
+    const composed = await composeContext([textItem(0, alpha), textItem(1, beta)], tokenizer, {
+      ...base,
+      renderOrder: [0, 1],
+    });
+    // Fitted at 1999: alpha renders 872 on a share of 858. The round hands it the 1 left (873),
+    // and the rendering comes to 2024, over: the fitted rendering stays.
+    expect(composed.usedTokens).toBe(1999);
+    expect(composed.usedTokens).toBe(whole(composed.blocks.map((block) => block.text).join('')));
     expect(settled(composed)).toEqual([
-      { decision: { fate: 'truncated', tokens: 703, contentTokens: 393 }, tokens: 700 },
-      { decision: { fate: 'truncated', tokens: 1118, contentTokens: 808 }, tokens: 1098 },
+      { decision: { fate: 'truncated', tokens: 858, contentTokens: 533 }, tokens: 872 },
+      { decision: { fate: 'truncated', tokens: 899, contentTokens: 574 }, tokens: 925 },
     ]);
   });
 
   it('a grow round that renders no more than the last is not kept', async () => {
-    const composed = await compose([textItem(0, alpha, 700), textItem(1, beta)], { truncation: 'tail' });
-    expect(composed.usedTokens).toBe(1998);
+    const composed = await compose([textItem(0, alpha, 700), textItem(1, beta)]);
+    // alpha's share is its cap. The round hands beta the 13 left (1098 + 13 = 1111): its cut ends
+    // at the same line end, 1098 again, and the round is not kept (beta's share stays 1108).
+    expect(composed.usedTokens).toBe(1987);
     expect(settled(composed)).toEqual([
-      { decision: { fate: 'truncated', tokens: 703, contentTokens: 393 }, tokens: 700 },
-      { decision: { fate: 'truncated', tokens: 1111, contentTokens: 801 }, tokens: 1106 },
+      { decision: { fate: 'truncated', tokens: 700, contentTokens: 390 }, tokens: 697 },
+      { decision: { fate: 'truncated', tokens: 1108, contentTokens: 798 }, tokens: 1098 },
     ]);
   });
 
@@ -381,7 +398,7 @@ describe('composeContext, exactly (one token per character)', () => {
 
     const head = await compose([item(0, sections)], { maxTokens: 1500, model });
     expect(settled(head)).toEqual([
-      { decision: { fate: 'truncated', tokens: 1311, contentTokens: 1001 }, tokens: 1306 },
+      { decision: { fate: 'truncated', tokens: 1308, contentTokens: 998 }, tokens: 1305 },
     ]);
     expect(partsOf(head)).toEqual([part('first')]);
 

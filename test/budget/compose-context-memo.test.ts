@@ -108,7 +108,7 @@ describe('composeContext with a derived memo', () => {
       'encodeWithin start 843',
       'encodeWithin start 843',
       ...['count 3', 'count 9', 'count 141', 'count 174', 'count 6', 'count 142', 'count 171'],
-      ...['count 3', 'count 4', 'count 141', 'count 169', 'count 6', 'count 142', 'count 171'],
+      ...['count 3', 'count 5', 'count 141', 'count 170', 'count 6', 'count 142', 'count 171'],
     ]);
     expect(derived.bytesHeld).toBe(0);
   });

@@ -12,7 +12,8 @@ import { truncationRequest } from './truncation-request.js';
 // term statistics and chunk counts came to be derived once per body (issue 38), by the code before
 // that change, and rewritten once since, on purpose (issue 38.1: markers after a cut's first are
 // brief, a chunk that closes a gap gets its marker back, chunks of ~640 characters take the blank
-// lines after them). `UPDATE_GOLDEN=1` rewrites it; do not, unless a change of the cut is meant.
+// lines after them), and its compositions once more (the grow step hands a cut the slack on top of
+// what it rendered, not of its share: the cuts themselves unchanged). `UPDATE_GOLDEN=1` rewrites it; do not, unless a change of the cut is meant.
 const goldenPath = join(import.meta.dirname, 'truncate-relevant-golden.json');
 const golden = JSON.parse(readFileSync(goldenPath, 'utf8')) as Record<string, string>;
 const seen: Record<string, string> = {};
