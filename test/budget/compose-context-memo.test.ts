@@ -154,7 +154,7 @@ describe('composeContext with a derived memo', () => {
     expect(calls).toEqual([]);
   });
 
-  it('a composition made anew reuses every rendering whose content, share, cut, model and tokenizer are unchanged', async () => {
+  it('a composition made anew reuses every rendering whose content, share, cut, model and tokenizer are unchanged, but a relevant cut that read the message', async () => {
     const { tokenizer, calls } = createCharTokenizer({ bounded: true, prefix: true });
     const derived = new DerivedCache();
     const reordered = { ...base, renderOrder: [1, 0] };
@@ -171,6 +171,15 @@ describe('composeContext with a derived memo', () => {
     calls.length = 0;
     await composeContext(items, tokenizer, { ...reordered, truncation: 'relevant', query: '', derived });
     expect(calls).toEqual(['count 192']);
+
+    // A relevant cut that read the message is kept for its turn only: made anew, it is cut again.
+    const asked = { truncation: 'relevant', query: 'beta 60', derived } as const;
+    const cut = await composeContext(items, tokenizer, { ...base, ...asked });
+    expect(cut.attachments.map(({ decision }) => decision.fate)).toEqual(['truncated', 'truncated']);
+    calls.length = 0;
+    await composeContext(items, tokenizer, { ...reordered, ...asked });
+    expect(calls[0]).toBe('count 192');
+    expect(calls.length).toBeGreaterThan(1);
   });
 
   it('keys do not run into each other: options, attachments, and the renderings of one content under two names', async () => {

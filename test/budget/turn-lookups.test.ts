@@ -14,7 +14,7 @@ import { DerivedCache } from '../../src/cache/derived-cache.js';
 // message attachment measured twice or cut twice in its turn entered main (hostLike: 300 first
 // turns pushed out the chunk indexes of the conversations in progress).
 
-/** The derived cache, recording the lookups of measures (`again` or not) and chunk indexes. */
+/** The derived cache, recording the lookups of measures (`again` or not), chunk indexes and renderings. */
 function recording(derived: DerivedCache): {
   memo: BudgetMemo;
   measures: { key: string; again: boolean }[];
@@ -33,11 +33,12 @@ function recording(derived: DerivedCache): {
       indexes.push(key);
       return derived.chunkIndex(key, build, probation);
     },
-    rendering: (key) => derived.rendering(key),
-    keepRendering: (key, rendered) => {
+    // Looked up once a turn before it is rendered, kept or not (a `relevant` cut is not kept).
+    rendering: (key) => {
       renderings.push(key);
-      derived.keepRendering(key, rendered);
+      return derived.rendering(key);
     },
+    keepRendering: (key, rendered) => derived.keepRendering(key, rendered),
     composition: (key) => derived.composition(key),
     keepComposition: (key, composed) => derived.keepComposition(key, composed),
     frameCost: (key) => derived.frameCost(key),
