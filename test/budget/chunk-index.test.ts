@@ -45,7 +45,7 @@ const pieces = [
 const body = fc.array(fc.constantFrom(...pieces), { maxLength: 1500 }).map((parts) => parts.join(''));
 // Bodies of ASCII only, which the index reads in place (not through termsOf): at 1,500 pieces
 // nearly every body above has a character that is not.
-const asciiPieces = pieces.filter((piece) => /^[\x00-\x7f]*$/.test(piece));
+const asciiPieces = pieces.filter((piece) => !/[\u0080-\uffff]/.test(piece));
 const asciiBody = fc
   .array(fc.constantFrom(...asciiPieces, 'Z', 'z9', '@', '[', '`', '{', '~'), { maxLength: 1500 })
   .map((parts) => parts.join(''));

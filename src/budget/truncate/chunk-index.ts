@@ -60,7 +60,10 @@ export function indexChunks(body: string, from: number): ChunkIndex {
     else {
       for (const term of termsOf(body.slice(chunk.start, chunk.end))) {
         let list = byTerm.get(term);
-        if (!list) byTerm.set(term, (list = []));
+        if (!list) {
+          list = [];
+          byTerm.set(term, list);
+        }
         add(list);
         terms++;
       }
@@ -135,7 +138,8 @@ export function scoreQuery(index: ChunkIndex, query: string): Float64Array {
 
 // --- Internal helpers ---
 
-const nonAsciiPattern = /[^\x00-\x7f]/g;
+// Any UTF-16 code unit past ASCII (surrogates too).
+const nonAsciiPattern = /[\u0080-\uffff]/g;
 
 function hasNonAscii(body: string, from: number): boolean {
   nonAsciiPattern.lastIndex = from;
