@@ -44,7 +44,7 @@ export function indexChunks(body: string, from: number): ChunkIndex {
   // Each term's postings so far, (chunk, frequency) pairs: a term met again in the same chunk
   // adds to the last pair's frequency.
   const byTerm = new Map<string, number[]>();
-  // An ASCII body's words are read in place (asciiTermsOf): the same terms as termsOf's.
+  // An ASCII body's words are read in place (AsciiTerms): the same terms as termsOf's.
   const ascii = !hasNonAscii(body, from) && new AsciiTerms(byTerm);
   let totalLength = 0;
   for (let index = 0; index < count; index++) {
