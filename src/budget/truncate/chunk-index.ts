@@ -171,7 +171,7 @@ class AsciiTerms {
     let hash = 0;
     for (let at = start; at <= end; at++) {
       const code = at < end ? text.charCodeAt(at) : 0;
-      const lower = code >= 0x41 && code <= 0x5a ? code | 0x20 : code;
+      const lower = lowerAscii(code);
       if ((lower >= 0x61 && lower <= 0x7a) || (code >= 0x30 && code <= 0x39) || code === 0x5f) {
         if (wordStart < 0) {
           wordStart = at;
@@ -223,12 +223,16 @@ class AsciiTerms {
   }
 }
 
+/** An ASCII capital's small letter; any other code as it is. */
+function lowerAscii(code: number): number {
+  return code >= 0x41 && code <= 0x5a ? code | 0x20 : code;
+}
+
 /** Whether `term` is `text[start, end)` lower-cased (ASCII). */
 function sameWord(term: string, text: string, start: number, end: number): boolean {
   if (term.length !== end - start) return false;
   for (let at = 0; at < term.length; at++) {
-    const code = text.charCodeAt(start + at);
-    if (term.charCodeAt(at) !== (code >= 0x41 && code <= 0x5a ? code | 0x20 : code)) return false;
+    if (term.charCodeAt(at) !== lowerAscii(text.charCodeAt(start + at))) return false;
   }
   return true;
 }
