@@ -227,8 +227,9 @@ async function grow(
       // Grown from what it rendered, not from its share: the part of its share a cut left unused
       // (a chunk or line that did not fit) is already in the slack. Grown from the share, a cut
       // took that part twice, the round came out over and was thrown away, slack and all: in
-      // hostLike, 3 to 4 first rounds in 10 under `relevant` (about 1,900 tokens each) and under
-      // `head`. A share no larger than the one it had cuts no more.
+      // hostLike's steady turns, 3 first rounds in 10 under `relevant` (about 1,900 tokens each;
+      // 2 turns in 3 lost some round) and 4 to 5 in 10 under `head` (about 290). A share no
+      // larger than the one it had cuts no more.
       const grown = tokens + extra;
       if (extra <= 0 || grown <= decision.tokens) continue;
       // Decided as the plan decides (a share that covers the whole is the whole: a cut given room
